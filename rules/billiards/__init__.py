@@ -1,0 +1,1 @@
+"""Billiards scoring (14.1 continuous, snooker, pyramid, five pins)."""

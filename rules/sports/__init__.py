@@ -1,0 +1,1 @@
+"""Match clocks and foul boards of the field sports (futsal, football, rugby)."""

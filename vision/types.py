@@ -1,0 +1,45 @@
+"""Readings the camera pipeline produces (JSON shapes of ``refbox read``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: ``value`` 1..6 (None when the reader is unsure), centre in pixels, confidence 0..1."""
+
+    value: int | None
+    center: tuple[float, float]
+    confidence: float
+    box: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "confidence": round(self.confidence, 3),
+        }
+        if self.box is not None:
+            out["box"] = list(self.box)
+        return out
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """One domino tile: the two halves' pips (None where unsure), centre, angle in degrees."""
+
+    pips: tuple[int | None, int | None]
+    center: tuple[float, float]
+    angle: float = 0.0
+    confidence: float = 1.0
+    corners: tuple[tuple[float, float], ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pips": list(self.pips),
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "angle": round(self.angle, 1),
+            "confidence": round(self.confidence, 3),
+        }
