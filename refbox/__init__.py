@@ -1,0 +1,1 @@
+"""Composition root: CLI, configuration, the table runtime, the journal, device wiring."""

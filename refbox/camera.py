@@ -1,0 +1,78 @@
+"""The camera edge: frames from a source, settled readings into the table.
+
+A lost camera is reported and retried with back-off; the table keeps running and
+rolls can be entered by hand meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+log = logging.getLogger(__name__)
+
+
+def open_source(spec: str) -> Any:
+    """``usb:0`` / ``usb:/dev/video2``, ``picamera``, ``folder:PATH`` (images or a video file)."""
+    from vision import sources
+
+    kind, _, arg = spec.partition(":")
+    if kind == "usb":
+        return sources.UsbCamera(int(arg) if arg.isdigit() else arg)
+    if kind == "picamera":
+        return sources.PiCamera()
+    if kind == "folder":
+        return sources.FolderSource(arg, loop=True)
+    raise ValueError(f"camera.source {spec!r}: expected usb:N, usb:/dev/videoN, picamera, folder:PATH or none")
+
+
+class CameraWorker(threading.Thread):
+    """Reads frames, feeds the settler, submits each settled reading once."""
+
+    def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(name="camera", daemon=True)
+        self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
+        self._stop = threading.Event()
+        self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0}
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.join(timeout=5)
+
+    def run(self) -> None:
+        from vision.settle import Settler
+        from vision.sources import CameraLost
+
+        backoff = 1.0
+        while not self._stop.is_set():
+            try:
+                source = self.opener()
+            except (CameraLost, OSError, RuntimeError, ValueError) as exc:
+                self._lost(f"cannot open the camera: {exc}")
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, 30.0)
+                continue
+            self.status.update(connected=True, last_error=None)
+            backoff = 1.0
+            settler = Settler()
+            try:
+                while not self._stop.is_set():
+                    frame = source.read()
+                    dice = settler.feed(frame, self.clock())
+                    if dice:
+                        values = [d.value for d in dice]
+                        self.status["readings"] += 1
+                        log.info("camera read %s", values)
+                        self.table.reading(values)
+                    self._stop.wait(self.interval)
+            except CameraLost as exc:
+                self._lost(f"camera lost: {exc}")
+            finally:
+                source.close()
+
+    def _lost(self, reason: str) -> None:
+        if self.status["last_error"] != reason:
+            log.error("%s; retrying, rolls can be entered by hand meanwhile", reason)
+        self.status.update(connected=False, last_error=reason)

@@ -1,0 +1,360 @@
+"""The table runtime: one event loop owns the game.
+
+Every input — buttons, camera, web, timers — goes through one queue. The loop
+asks the game's pure ``apply`` to accept or refuse each event; an accepted event is
+appended to the journal (committed) *before* any output hears of it; outputs get
+immutable views through latest-value mailboxes, each drained by its own thread, so
+a slow output never blocks the loop.
+
+>>> from refbox.journal import Journal
+>>> table = Table(Journal(":memory:"), {"game": "pig", "players": ["Ann", "Bob"]}, clock=lambda: 5.0)
+>>> table.handle({"type": "roll", "dice": [3]}).accepted
+True
+>>> table.view.data["turn_total"]
+3
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from rules import Event, IllegalEvent, MalformedEvent, Session
+from rules.session import BadHeader, Header
+
+from .journal import Journal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class View:
+    """What outputs render: ``seq`` grows with every publication; ``data`` is never mutated."""
+
+    seq: int
+    data: Mapping[str, Any]
+    text: str  # the same as JSON
+
+    @classmethod
+    def of(cls, seq: int, data: Mapping[str, Any]) -> "View":
+        return cls(seq, data, json.dumps(data, ensure_ascii=False, sort_keys=True))
+
+
+@dataclass(frozen=True)
+class Result:
+    """The loop's answer to one submitted event."""
+
+    accepted: bool
+    event: Mapping[str, Any]
+    reason: str = ""
+    seq: int | None = None  # journal sequence number when accepted
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"accepted": self.accepted, "event": dict(self.event)}
+        if self.accepted:
+            out["seq"] = self.seq
+        else:
+            out["reason"] = self.reason
+        return out
+
+
+class Output(Protocol):
+    """Anything that shows views: serial display, LED scoreboard, horn, MQTT."""
+
+    def show(self, view: Mapping[str, Any]) -> None: ...
+
+
+class Mailbox:
+    """Keeps only the latest view; ``get`` waits for one newer than the last taken."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._view: View | None = None
+        self._taken = -1
+        self.closed = False
+
+    def put(self, view: View) -> None:
+        with self._cond:
+            self._view = view
+            self._cond.notify_all()
+
+    def peek(self) -> View | None:
+        return self._view
+
+    def get(self, timeout: float | None = None) -> View | None:
+        with self._cond:
+            fresh = lambda: self._view is not None and self._view.seq > self._taken  # noqa: E731
+            self._cond.wait_for(lambda: self.closed or fresh(), timeout)
+            if not fresh() or self._view is None:
+                return None  # timed out, or closed with nothing new left
+            self._taken = self._view.seq
+            return self._view
+
+    def close(self) -> None:
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
+
+
+class _Feeder(threading.Thread):
+    """Drains one mailbox into one output; its failures are logged, never raised into the loop."""
+
+    def __init__(self, name: str, output: Output, mailbox: Mailbox) -> None:
+        super().__init__(name=f"output-{name}", daemon=True)
+        self.output, self.mailbox, self.errors = output, mailbox, 0
+        self.out_name = name
+
+    def run(self) -> None:
+        while True:
+            view = self.mailbox.get(timeout=0.5)
+            if view is None:
+                if self.mailbox.closed:
+                    return
+                continue
+            try:
+                self.output.show(view.data)
+            except Exception:  # an output must not take the table down
+                self.errors += 1
+                log.exception("output %s failed to show view %d", self.out_name, view.seq)
+
+
+_STOP = object()
+
+
+class Table:
+    """The game, its journal and its outputs, driven by one loop thread (``start``)
+    or synchronously (``handle``, ``tick``) in tests."""
+
+    def __init__(
+        self,
+        journal: Journal,
+        header: Mapping[str, Any] | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        tick: float = 0.1,
+        resume: bool = True,
+    ) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.tick_seconds = tick
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._mailboxes: list[Mailbox] = []
+        self._feeders: list[_Feeder] = []
+        self._lock = threading.Lock()  # guards _mailboxes and view
+        self._seq = 0
+        self._thread: threading.Thread | None = None
+        self.rejected = 0
+        self.ticks = 0  # loop iterations (the watchdog checks they advance)
+        self.listeners: list[Callable[[Result], None]] = []
+        self.view = View.of(0, {})
+        latest = journal.latest_game() if resume else None
+        if latest is not None and (header is None or resume):
+            self.game_id, stored = latest
+            self.session = Session.start(stored)
+            self._replay()
+        else:
+            if header is None:
+                raise ValueError("no game in the journal and no header given")
+            self.session = Session.start(header)
+            self.game_id = journal.new_game(self.session.header.to_dict())
+        self.view = self._make_view()
+
+    # --- start-up -------------------------------------------------------------------
+
+    def _replay(self) -> None:
+        n = 0
+        for data in self.journal.events(self.game_id):
+            try:
+                self.session.submit(data)
+                n += 1
+            except (MalformedEvent, IllegalEvent) as exc:
+                # a journalled event was accepted once; refusing it now means the code changed
+                log.error("journal event %d no longer applies and is skipped: %s", n + 1, exc)
+        last = self.session.last_t
+        log.info("replayed %d journalled events of game %d (%s)", n, self.game_id, self.session.game.name)
+        if last is not None:
+            for ev in self.session.game.on_restart(self.session.state, last):
+                self._accept(ev.with_source("restore") if ev.source is None else ev)
+
+    # --- inputs (thread-safe) ---------------------------------------------------------
+
+    def submit(self, event: Mapping[str, Any], source: str | None = None) -> "Future[Result]":
+        """Queue an event for the loop; the future gives accepted/refused and why."""
+        fut: Future[Result] = Future()
+        self._queue.put(("event", dict(event), source, fut))
+        return fut
+
+    def press(self, button: str, source: str = "button") -> "Future[Result]":
+        """A logical button (from the keypad or the web page)."""
+        fut: Future[Result] = Future()
+        self._queue.put(("press", button, source, fut))
+        return fut
+
+    def reading(self, dice: Sequence[int]) -> "Future[Result]":
+        """A settled camera reading; the game decides which event it proposes."""
+        fut: Future[Result] = Future()
+        self._queue.put(("reading", list(dice), "camera", fut))
+        return fut
+
+    def new_game(self, header: Mapping[str, Any]) -> "Future[Result]":
+        fut: Future[Result] = Future()
+        self._queue.put(("new_game", dict(header), "web", fut))
+        return fut
+
+    # --- outputs ----------------------------------------------------------------------
+
+    def subscribe(self) -> Mailbox:
+        """A mailbox that receives every new view (the web stream takes one per viewer)."""
+        box = Mailbox()
+        with self._lock:
+            box.put(self.view)
+            self._mailboxes.append(box)
+        return box
+
+    def unsubscribe(self, box: Mailbox) -> None:
+        box.close()
+        with self._lock:
+            if box in self._mailboxes:
+                self._mailboxes.remove(box)
+
+    def attach(self, name: str, output: Output) -> None:
+        """Feed an output from its own thread (started now)."""
+        feeder = _Feeder(name, output, self.subscribe())
+        self._feeders.append(feeder)
+        feeder.start()
+
+    def _publish(self) -> None:
+        view = self._make_view()
+        if view.text == self.view.text:
+            return
+        with self._lock:
+            self.view = view
+            boxes = list(self._mailboxes)
+        for box in boxes:
+            box.put(view)
+
+    def _make_view(self) -> View:
+        data = self.session.view(self.clock())
+        data["table_events"] = self.session.applied
+        self._seq += 1
+        return View.of(self._seq, data)
+
+    # --- the loop ---------------------------------------------------------------------
+
+    def handle(self, event: Mapping[str, Any], source: str | None = None) -> Result:
+        """Check, journal, apply and publish one event (loop thread or tests only)."""
+        try:
+            ev = Event.from_dict(event)
+            if source is not None and ev.source is None:
+                ev = ev.with_source(source)
+            if ev.t is None:
+                ev = ev.with_time(round(self.clock(), 3))
+            seq = self._accept(ev)
+        except (MalformedEvent, IllegalEvent) as exc:
+            self.rejected += 1
+            log.warning("refused %s", exc)
+            result = Result(False, dict(event), str(exc))
+        else:
+            result = Result(True, ev.to_dict(), seq=seq)
+        for listener in self.listeners:
+            listener(result)
+        return result
+
+    def _accept(self, ev: Event) -> int:
+        clean, new_state = self.session.check(ev)
+        seq = self.journal.append(self.game_id, clean.to_dict())  # durable before anyone hears
+        self.session.commit(clean, new_state)
+        self._publish()
+        return seq
+
+    def handle_press(self, button: str, source: str = "button") -> Result:
+        if button == "undo":
+            return self.handle({"type": "undo"}, source)
+        template = self.session.game.keypad.get(button)
+        if template is None:
+            reason = f"button {button!r} does nothing in {self.session.game.name}; buttons: " + ", ".join(
+                sorted([*self.session.game.keypad, "undo"])
+            )
+            log.warning("refused %s", reason)
+            return Result(False, {"button": button}, reason)
+        return self.handle(dict(template), source)
+
+    def handle_reading(self, dice: Sequence[int]) -> Result:
+        ev = self.session.game.from_reading(self.session.state, dice)
+        if ev is None:
+            return Result(False, {"dice": list(dice)}, f"{self.session.game.name} takes no dice readings")
+        return self.handle(ev.to_dict(), "camera")
+
+    def handle_new_game(self, header: Mapping[str, Any]) -> Result:
+        try:
+            session = Session.start(Header.from_dict(header))
+        except BadHeader as exc:
+            return Result(False, dict(header), str(exc))
+        self.session = session
+        self.game_id = self.journal.new_game(session.header.to_dict())
+        log.info("new game %d: %s", self.game_id, session.header.to_dict())
+        self._publish()
+        return Result(True, session.header.to_dict(), seq=0)
+
+    def tick(self) -> None:
+        """Inject due timer events (period end, ...) and republish running clocks."""
+        now = self.clock()
+        for _ in range(10):  # a few chained expiries at most
+            due = self.session.due_events(now)
+            if not due:
+                break
+            for ev in due:
+                self.handle(ev.to_dict())
+        self._publish()
+
+    def _run(self) -> None:
+        next_tick = self.clock()
+        while True:
+            timeout = max(0.0, next_tick - self.clock())
+            try:
+                item = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            if item is _STOP:
+                break
+            if item is not None:
+                kind, payload, source, fut = item
+                try:
+                    if kind == "event":
+                        result = self.handle(payload, source)
+                    elif kind == "press":
+                        result = self.handle_press(payload, source)
+                    elif kind == "reading":
+                        result = self.handle_reading(payload)
+                    else:
+                        result = self.handle_new_game(payload)
+                except Exception as exc:  # the journal failed: tell the caller, keep the loop
+                    log.exception("could not handle %s %r", kind, payload)
+                    fut.set_exception(exc)
+                else:
+                    fut.set_result(result)
+            if self.clock() >= next_tick:
+                self.tick()
+                self.ticks += 1
+                next_tick = self.clock() + self.tick_seconds
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join(timeout=5)
+        with self._lock:
+            boxes = list(self._mailboxes)
+        for box in boxes:
+            box.close()
+        for f in self._feeders:
+            f.join(timeout=2)

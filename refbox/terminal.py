@@ -1,0 +1,90 @@
+"""Simulation in the terminal: keys press the mock buttons, the emulated display is drawn."""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import sys
+import termios
+import threading
+import tty
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def key_map(buttons: list[str]) -> dict[str, str]:
+    """Give each logical button a key: its first free letter.
+
+    >>> key_map(["stop", "start_stop", "undo"])
+    {'s': 'stop', 't': 'start_stop', 'u': 'undo'}
+    """
+    keys: dict[str, str] = {}
+    for name in buttons:
+        for ch in name.replace("_", ""):
+            if ch.isalpha() and ch not in keys and ch != "q":
+                keys[ch] = name
+                break
+    return keys
+
+
+class TerminalUI:
+    def __init__(self, table: Any, devices: Any, *, keyboard: bool) -> None:
+        self.table, self.devices, self.keyboard = table, devices, keyboard
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._old: Any = None
+
+    def start(self) -> None:
+        self._threads.append(threading.Thread(target=self._draw, name="terminal-draw", daemon=True))
+        if self.keyboard:
+            self._threads.append(threading.Thread(target=self._keys, name="terminal-keys", daemon=True))
+        for t in self._threads:
+            t.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._old is not None:
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._old)
+
+    def _buttons(self) -> list[str]:
+        return sorted([*self.table.session.game.keypad, "undo"])
+
+    def _draw(self) -> None:
+        last = ""
+        while not self._stop.wait(0.2):
+            display = self.devices.sim_display
+            text = display.render_text() if display is not None else ""
+            if text and text != last:
+                sys.stdout.write("\n" + text + "\n")
+                sys.stdout.flush()
+                last = text
+
+    def _keys(self) -> None:
+        fd = sys.stdin.fileno()
+        self._old = termios.tcgetattr(fd)
+        tty.setcbreak(fd)
+        keys = key_map(self._buttons())
+        help_line = ", ".join(f"{k}={n}" for k, n in keys.items())
+        print(f"keys: {help_line}, 1-6 = roll that die by hand, q = quit", flush=True)
+        while not self._stop.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if not ready:
+                continue
+            ch = os.read(fd, 1).decode(errors="ignore")
+            if ch == "q":
+                os.kill(os.getpid(), 2)
+                return
+            if ch in "123456" and ch:
+                fut = self.table.submit({"type": "roll", "dice": [int(ch)]}, "cli")
+            elif ch in keys:
+                presser = self.devices.presser
+                fut = presser(keys[ch]) if presser is not None else self.table.press(keys[ch], "cli")
+            else:
+                continue
+            try:
+                r = fut.result(5)
+                print(("accepted " + str(r.event)) if r.accepted else ("refused: " + r.reason), flush=True)
+            except Exception as exc:
+                print(f"error: {exc}", flush=True)

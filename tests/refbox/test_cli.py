@@ -1,0 +1,87 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from refbox.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path, *lines):
+    p = tmp_path / "game.jsonl"
+    p.write_text("\n".join(json.dumps(x) if not isinstance(x, str) else x for x in lines) + "\n")
+    return p
+
+
+def test_replay_prints_final_view(tmp_path, capsys):
+    p = write(tmp_path, {"game": "pig", "players": ["Ann", "Bob"]}, {"type": "roll", "dice": [4]}, {"type": "stop"})
+    assert main(["replay", str(p)]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["players"][0] == {"name": "Ann", "score": 4} and view["turn"] == "Bob"
+
+
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        (({"game": "pig", "players": ["Ann", "Bob"]}, {"type": "stop"}), "line 2: illegal stop"),
+        (({"game": "pig", "players": ["Ann", "Bob"]}, "{not json"), "line 2: not valid JSON"),
+        (({"game": "pig", "players": ["Ann", "Bob"]}, {"type": "roll", "dice": [4]}, {"type": "roll"}), "line 3: malformed event"),
+        (({"game": "golf", "players": ["Ann", "Bob"]},), "line 1: bad header: unknown game 'golf'"),
+    ],
+)
+def test_replay_bad_line_exits_2_naming_the_line(tmp_path, capsys, lines, message):
+    p = write(tmp_path, *lines)
+    assert main(["replay", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+
+
+def test_replay_missing_file(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "nope.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_games_lists_options(capsys):
+    assert main(["games", "--json"]) == 0
+    games = {g["name"]: g for g in json.loads(capsys.readouterr().out)}
+    assert {"pig", "futsal"} <= set(games)
+    assert any(o["name"] == "target" and o["default"] == 100 for o in games["pig"]["options"])
+
+
+def test_odds_prints_fractions(capsys):
+    assert main(["odds", "pig", "--hold", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["series_reaches_2"]["fraction"] == "5/6"
+
+
+def test_odds_bad_parameter(capsys):
+    assert main(["odds", "pig", "--colour", "red"]) == 2
+    assert "unknown odds parameter" in capsys.readouterr().err
+
+
+def test_read_dice_json_shape(capsys):
+    images = sorted((ROOT / "tests" / "fixtures" / "dice").glob("*.jpg"))[:2]
+    if not images:
+        pytest.skip("dice fixtures arrive with the dice reader")
+    assert main(["read", "dice", *map(str, images), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [o["image"] for o in out] == list(map(str, images))
+    for o in out:
+        for d in o["dice"]:
+            assert set(d) >= {"value", "center", "confidence"}
+
+
+def test_read_unreadable_image(tmp_path, capsys):
+    bad = tmp_path / "x.jpg"
+    bad.write_text("not an image")
+    assert main(["read", "dice", str(bad), "--json"]) == 2
+    assert "cannot read image" in capsys.readouterr().err
+
+
+def test_console_script_help_lists_commands():
+    out = subprocess.run([sys.executable, "-m", "refbox", "--help"], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    for cmd in ("run", "replay", "read", "games", "odds"):
+        assert cmd in out

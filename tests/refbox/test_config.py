@@ -1,0 +1,43 @@
+import pytest
+
+from refbox.config import ConfigError, from_dict, load
+
+
+def test_defaults_are_valid():
+    cfg = load(None)
+    assert cfg.table.game == "pig" and cfg.journal.synchronous == "FULL"
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"colour": 1}, "unknown key 'colour'"),
+        ({"web": {"port": 0}}, "web.port must be in 1..65535, got 0"),
+        ({"web": {"port": "80"}}, "web.port must be a whole number"),
+        ({"journal": {"synchronous": "OFF"}}, "journal.synchronous must be one of"),
+        ({"keypad": {"pins": {"stop": 99}}}, "keypad.pins.stop must be a BCM pin number 0..27"),
+        ({"table": {"game": "golf"}}, "table: unknown game 'golf'"),
+        ({"table": {"options": {"target": -5}}}, "table: option 'target'"),
+        ({"table": {"players": "Ann"}}, "table.players must be a list of strings"),
+        ({"horn": {"enabled": "yes"}}, "horn.enabled must be true or false"),
+    ],
+)
+def test_bad_values_name_the_key(data, message):
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        from_dict(data)
+
+
+def test_load_toml(tmp_path):
+    p = tmp_path / "refbox.toml"
+    p.write_text('[table]\ngame = "futsal"\nplayers = ["Lviv", "Kyiv"]\n[table.options]\nhalf_minutes = 25\n[web]\npin = "4321"\n')
+    cfg = load(p)
+    assert cfg.table.options == {"half_minutes": 25} and cfg.web.pin == "4321"
+
+
+def test_load_bad_toml(tmp_path):
+    p = tmp_path / "refbox.toml"
+    p.write_text("[table\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load(p)
+    with pytest.raises(ConfigError, match="does not exist"):
+        load(tmp_path / "missing.toml")
