@@ -34,11 +34,11 @@ class CameraWorker(threading.Thread):
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0}
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(timeout=5)
 
     def run(self) -> None:
@@ -46,19 +46,19 @@ class CameraWorker(threading.Thread):
         from vision.sources import CameraLost
 
         backoff = 1.0
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             try:
                 source = self.opener()
             except (CameraLost, OSError, RuntimeError, ValueError) as exc:
                 self._lost(f"cannot open the camera: {exc}")
-                self._stop.wait(backoff)
+                self._halt.wait(backoff)
                 backoff = min(backoff * 2, 30.0)
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
             settler = Settler()
             try:
-                while not self._stop.is_set():
+                while not self._halt.is_set():
                     frame = source.read()
                     dice = settler.feed(frame, self.clock())
                     if dice:
@@ -66,7 +66,7 @@ class CameraWorker(threading.Thread):
                         self.status["readings"] += 1
                         log.info("camera read %s", values)
                         self.table.reading(values)
-                    self._stop.wait(self.interval)
+                    self._halt.wait(self.interval)
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")
             finally:

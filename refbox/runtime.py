@@ -6,6 +6,7 @@ Simulation swaps the fakes in here and nowhere else, and says so loudly in the l
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import threading
@@ -16,6 +17,7 @@ from typing import Any, Callable
 
 from .config import Config
 from .journal import Journal
+from .notify import Notifier, Watchdog
 from .table import Table
 
 log = logging.getLogger("refbox")
@@ -191,8 +193,15 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
             ui = TerminalUI(table, devices, keyboard=keyboard and sys.stdin.isatty())
             devices.closers.append(ui.stop)
             ui.start()
+        notifier = Notifier(os.environ)
+        if notifier.active and notifier.watchdog_seconds:
+            dog = Watchdog(notifier, lambda: table.ticks)
+            devices.closers.append(dog.stop)
+            dog.start()
+        notifier.ready(f"{table.session.game.name}: {table.session.applied} events")
         print("refbox: ready", flush=True)
         stop.wait()
+        notifier.stopping()
     finally:
         devices.close()
         table.stop()
