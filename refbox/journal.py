@@ -21,7 +21,7 @@ import sqlite3
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,11 @@ CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     header TEXT NOT NULL,
     created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    events INTEGER NOT NULL,
+    final_view TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -100,6 +105,44 @@ class Journal:
                           self.path, seq, game_id)
                 return
             yield json.loads(body)
+
+    def games(self) -> list[tuple[int, dict[str, Any]]]:
+        return [(gid, json.loads(h)) for gid, h in self._db.execute("SELECT id, header FROM games ORDER BY id")]
+
+    def result(self, game_id: int) -> dict[str, Any] | None:
+        """The final view kept for a compacted game."""
+        row = self._db.execute("SELECT final_view FROM results WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def compact(self, keep_games: int, summarise: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]) -> int:
+        """Bound the journal's growth: games older than the newest ``keep_games`` keep their
+        header and final view (``summarise(header, events)``) but lose their event rows.
+        Returns how many games were compacted. The current game is never touched."""
+        if keep_games < 1:
+            raise ValueError(f"keep_games must be at least 1, got {keep_games}")
+        old = self._db.execute(
+            "SELECT id, header FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY id DESC LIMIT ?)"
+            " AND id NOT IN (SELECT game_id FROM results) ORDER BY id",
+            (keep_games,),
+        ).fetchall()
+        for gid, header in old:
+            events = list(self.events(gid))
+            final = summarise(json.loads(header), events)
+            with self._db:
+                self._db.execute(
+                    "INSERT INTO results (game_id, events, final_view) VALUES (?, ?, ?)",
+                    (gid, len(events), json.dumps(final, ensure_ascii=False, sort_keys=True)),
+                )
+                self._db.execute("DELETE FROM events WHERE game_id = ?", (gid,))
+        if old:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            log.info("journal %s: compacted %d old games", self.path, len(old))
+        return len(old)
+
+    def size_bytes(self) -> int:
+        page_count = self._db.execute("PRAGMA page_count").fetchone()[0]
+        page_size = self._db.execute("PRAGMA page_size").fetchone()[0]
+        return int(page_count * page_size)
 
     def count(self, game_id: int) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0])

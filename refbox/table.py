@@ -127,6 +127,17 @@ class _Feeder(threading.Thread):
 _STOP = object()
 
 
+def final_view_of(header: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Replay a stored game and return its final view (for compaction)."""
+    session = Session.start(header)
+    for e in events:
+        try:
+            session.submit(e)
+        except (MalformedEvent, IllegalEvent) as exc:
+            log.error("stored event no longer applies and is skipped: %s", exc)
+    return session.view(session.last_t or 0.0)
+
+
 class Table:
     """The game, its journal and its outputs, driven by one loop thread (``start``)
     or synchronously (``handle``, ``tick``) in tests."""
@@ -139,9 +150,11 @@ class Table:
         clock: Callable[[], float] = time.time,
         tick: float = 0.1,
         resume: bool = True,
+        keep_games: int = 200,
     ) -> None:
         self.journal = journal
         self.clock = clock
+        self.keep_games = keep_games
         self.tick_seconds = tick
         self._queue: queue.Queue[Any] = queue.Queue()
         self._mailboxes: list[Mailbox] = []
@@ -299,6 +312,7 @@ class Table:
         self.session = session
         self.game_id = self.journal.new_game(session.header.to_dict())
         log.info("new game %d: %s", self.game_id, session.header.to_dict())
+        self.journal.compact(self.keep_games, final_view_of)
         self._publish()
         return Result(True, session.header.to_dict(), seq=0)
 
