@@ -187,13 +187,13 @@ class DisplayLink:
         acked: Show | None = None  # what the display is known to show
         acked_at = 0.0
         unanswered = 0
+        in_flight: tuple[Show, int] | None = None  # a resend keeps its sequence number
         while not self._stop.is_set():
             if self._port is None:
                 if not self._connect():
                     self._stop.wait(self.retry_interval)
                     continue
-                acked = None  # a display that comes back starts blank
-                unanswered = 0
+                acked, in_flight, unanswered = None, None, 0  # a display that comes back starts blank
             with self._mailbox_lock:
                 latest = self._latest
             now = self._clock()
@@ -208,13 +208,20 @@ class DisplayLink:
                     self._wake.wait(max(0.0, self.keepalive - (now - acked_at)))
                 continue
             assert latest is not None
+            resend = in_flight is not None and in_flight[0] == latest
+            if resend:
+                assert in_flight is not None
+                seq = in_flight[1]
+            else:
+                seq = self._next_seq()
+                in_flight = (latest, seq)
             try:
-                ok = self._send(latest, resend=unanswered > 0)
+                ok = self._send(latest, seq, resend=resend)
             except (serial.SerialException, OSError) as exc:
                 self._fail(exc)
                 continue
             if ok:
-                acked, acked_at, unanswered = latest, self._clock(), 0
+                acked, acked_at, unanswered, in_flight = latest, self._clock(), 0, None
                 self._update(responding=True, shown=_show_dict(latest))
             else:
                 unanswered += 1
@@ -224,25 +231,28 @@ class DisplayLink:
                     self._wake.clear()
                     self._wake.wait(self.retry_interval)
 
+    def _next_seq(self) -> int:
+        self._seq = (self._seq + 1) & 0xFF
+        return self._seq
+
     def _ping(self) -> None:
         try:
-            ok = self._send(Ping(), resend=False)
+            ok = self._send(Ping(), self._next_seq(), resend=False)
         except (serial.SerialException, OSError) as exc:
             self._fail(exc)
             return
         self._update(responding=ok)
 
-    def _send(self, message: Show | Ping, *, resend: bool) -> bool:
+    def _send(self, message: Show | Ping, seq: int, *, resend: bool) -> bool:
         """Write one frame and wait for its ACK; True when acknowledged."""
         port = self._port
-        self._seq = (self._seq + 1) & 0xFF
-        seq = self._seq
         port.write(encode_frame(seq, message))
         sent_at = self._clock()
         with self._cond:
             self._status["frames_sent"] += 1
             if resend:
                 self._status["resends"] += 1
+            self._cond.notify_all()
         deadline = sent_at + self.ack_timeout
         while not self._stop.is_set():
             data = port.read(1)
@@ -252,7 +262,7 @@ class DisplayLink:
                     data += port.read(waiting)
                 for frame in self._decoder.feed(data):
                     if frame.seq != seq:
-                        continue  # a late ACK of an older frame
+                        continue  # a late answer to an older frame
                     if isinstance(frame.message, Ack):
                         self._update_counts(acks=1, latency=self._clock() - sent_at, version=frame.message.firmware_version)
                         return True

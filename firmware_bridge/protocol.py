@@ -36,6 +36,9 @@ T_SHOW, T_PING, T_ACK, T_NAK = 0x01, 0x02, 0x81, 0x82
 SHOW_LEN = 18
 BLANK16, BLANK8 = 0xFFFF, 0xFF
 F_HORN, F_RUNNING, F_TURN_HOME, F_TURN_AWAY = 1, 2, 4, 8
+#: payload length of each frame type: a header that disagrees is garbage, skipped
+#: at once instead of waiting for a bogus frame's worth of bytes
+PAYLOAD_LEN = {T_SHOW: SHOW_LEN, T_PING: 0, T_ACK: 1, T_NAK: 1}
 
 
 class ProtocolError(ValueError):
@@ -225,10 +228,10 @@ class Decoder:
                 break
             self.skipped += i - pos
             pos = i
-            if len(buf) - pos < 2:
+            if len(buf) - pos < 4:
                 break
             n = buf[pos + 1]
-            if n > MAX_PAYLOAD:
+            if PAYLOAD_LEN.get(buf[pos + 3]) != n:
                 self.skipped += 1
                 pos += 1
                 continue

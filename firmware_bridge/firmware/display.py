@@ -111,9 +111,6 @@ class Firmware:
                     reply += frames.build_frame(seq, frames.T_NAK, bytes((frames.NAK_BAD_PAYLOAD,)))
                     continue
                 self.apply(state, now_ms)
-            elif kind != frames.T_PING:
-                reply += frames.build_frame(seq, frames.T_NAK, bytes((frames.NAK_UNKNOWN_TYPE,)))
-                continue
             self.frames_ok += 1
             self.last_seq = seq
             reply += frames.build_frame(seq, frames.T_ACK, bytes((frames.FIRMWARE_VERSION,)))

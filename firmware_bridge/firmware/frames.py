@@ -25,7 +25,10 @@ SHOW_LEN = 18
 FIRMWARE_VERSION = 1
 
 NAK_BAD_PAYLOAD = 1
-NAK_UNKNOWN_TYPE = 2
+
+# payload length of each frame type the display accepts; a header that
+# disagrees (or an unknown type) is garbage and skipped at once
+PAYLOAD_LEN = {T_SHOW: SHOW_LEN, T_PING: 0}
 
 
 def crc16(data, crc=0xFFFF):
@@ -72,10 +75,10 @@ class FrameReader:
             if i:
                 self.skipped += i
                 buf = buf[i:]
-            if len(buf) < 2:
+            if len(buf) < 4:
                 break
             n = buf[1]
-            if n > MAX_PAYLOAD:
+            if PAYLOAD_LEN.get(buf[3]) != n:
                 self.skipped += 1
                 buf = buf[1:]
                 continue
