@@ -19,6 +19,7 @@ is back, the newest view is sent again.
 
 from __future__ import annotations
 
+import termios
 import threading
 import time
 from typing import Any, Callable, Mapping
@@ -27,6 +28,10 @@ import serial
 
 from .layout import DisplayFields, LayoutConfig
 from .protocol import Ack, Decoder, Nak, Ping, Show, encode_frame
+
+
+#: what a vanished or misbehaving port raises
+PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError, termios.error)
 
 
 class LinkSettingsError(ValueError):
@@ -159,15 +164,16 @@ class DisplayLink:
     def _connect(self) -> bool:
         try:
             port = self._opener(self.url, baudrate=self.baudrate, timeout=0.005, write_timeout=self.write_timeout)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except (*PORT_ERRORS, ValueError) as exc:
             self._update(connected=False, responding=False, last_error=f"cannot open {self.url}: {exc}")
             return False
         self._port = port
         self._decoder = Decoder()
         try:
             port.reset_input_buffer()
-        except (serial.SerialException, OSError):
-            pass
+        except PORT_ERRORS as exc:
+            self._fail(exc)
+            return False
         with self._cond:
             self._status["connected"] = True
             self._status["connects"] += 1
@@ -217,7 +223,7 @@ class DisplayLink:
                 in_flight = (latest, seq)
             try:
                 ok = self._send(latest, seq, resend=resend)
-            except (serial.SerialException, OSError) as exc:
+            except PORT_ERRORS as exc:
                 self._fail(exc)
                 continue
             if ok:
@@ -238,7 +244,7 @@ class DisplayLink:
     def _ping(self) -> None:
         try:
             ok = self._send(Ping(), self._next_seq(), resend=False)
-        except (serial.SerialException, OSError) as exc:
+        except PORT_ERRORS as exc:
             self._fail(exc)
             return
         self._update(responding=ok)

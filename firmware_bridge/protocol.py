@@ -78,6 +78,11 @@ class Show:
     clock_running: bool = False
     turn: str | None = None
 
+    def __post_init__(self) -> None:
+        # texts are right-aligned on the digits: surrounding spaces carry nothing
+        for name in ("clock", "shot_clock", "period"):
+            object.__setattr__(self, name, getattr(self, name).strip())
+
     @classmethod
     def from_fields(cls, f: DisplayFields) -> "Show":
         return cls(
