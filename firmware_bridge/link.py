@@ -32,6 +32,7 @@ from .protocol import Ack, Decoder, Nak, Ping, Show, encode_frame
 
 #: what a vanished or misbehaving port raises
 PORT_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError, termios.error)
+OPEN_ERRORS: tuple[type[BaseException], ...] = PORT_ERRORS + (ValueError,)
 
 
 class LinkSettingsError(ValueError):
@@ -164,7 +165,7 @@ class DisplayLink:
     def _connect(self) -> bool:
         try:
             port = self._opener(self.url, baudrate=self.baudrate, timeout=0.005, write_timeout=self.write_timeout)
-        except (*PORT_ERRORS, ValueError) as exc:
+        except OPEN_ERRORS as exc:
             self._update(connected=False, responding=False, last_error=f"cannot open {self.url}: {exc}")
             return False
         self._port = port
