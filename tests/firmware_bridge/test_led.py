@@ -112,9 +112,9 @@ def test_emulator_matches_the_golden_image(tmp_path):
     board = LedScoreboard(LedConfig())
     board.show(futsal_view("19:07", home=12, away=3, shot_clock=4.5))
     image = board.backend.image()
-    if not GOLDEN.exists():  # first run writes it; commit it
-        FIXTURES.mkdir(exist_ok=True)
-        image.save(GOLDEN)
+    if not GOLDEN.exists():
+        image.save(tmp_path / GOLDEN.name)
+        pytest.fail(f"no golden image; check {tmp_path / GOLDEN.name} by eye and copy it to {GOLDEN}")
     golden = Image.open(GOLDEN).convert("RGB")
     assert golden.size == image.size
     assert ImageChops.difference(golden, image).getbbox() is None

@@ -197,3 +197,16 @@ def test_bad_view_is_refused_at_once_naming_the_key():
     with DisplayLink("loop://") as link:
         with pytest.raises(ValueError, match="home.score"):
             link.show(futsal_view(home=-1))
+
+
+def test_latency_bench_runs_and_meets_the_budget(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "display_latency.py"
+    spec = importlib.util.spec_from_file_location("display_latency", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(20)
+    out = capsys.readouterr().out
+    assert "button -> serial frame at display" in out and "MAX7219" in out
