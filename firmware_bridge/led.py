@@ -65,7 +65,9 @@ class LedConfig:
     """Which back end, how many digits, and which field goes on which digits.
 
     ``gpio`` needs ``segment_pins`` (a, b, c, d, e, f, g), ``dp_pin`` and one
-    ``digit_pins`` entry per digit; ``max7219`` needs ``digits`` to be a multiple
+    ``digit_pins`` entry per digit (``active_high``: a segment pin high lights it;
+    ``digit_active_high``: a digit pin high selects the digit, as through an NPN
+    transistor on a common cathode -- False for a cathode wired straight to the pin); ``max7219`` needs ``digits`` to be a multiple
     of 8 (``digits // 8`` chips in the chain) and uses ``spi_port``/``spi_device``.
     """
 
@@ -76,6 +78,7 @@ class LedConfig:
     dp_pin: int | str | None = None
     digit_pins: tuple[int | str, ...] = ()
     active_high: bool = True
+    digit_active_high: bool = True
     spi_port: int = 0
     spi_device: int = 0
     contrast: int = 0x70
@@ -208,7 +211,7 @@ class GpioSegments:
         try:
             with _borrowed_default_factory(pin_factory):
                 self.display = LEDMultiCharDisplay(
-                    char, *config.digit_pins, active_high=not config.active_high, pin_factory=pin_factory
+                    char, *config.digit_pins, active_high=config.digit_active_high, pin_factory=pin_factory
                 )
         except Exception:
             char.close()

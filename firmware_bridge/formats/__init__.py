@@ -7,7 +7,7 @@ stdout. Every encoder starts from :class:`~firmware_bridge.layout.DisplayFields`
 ['daktronics-rtd-basketball', 'daktronics-rtd-soccer', 'native', 'stramatel']
 >>> encode("stramatel", {"game": "futsal", "clock": "07:30", "period": "2nd half",
 ...        "home": {"name": "A", "score": 3, "fouls": 1}, "away": {"name": "B", "score": 12, "fouls": 4}})[:14]
-b'\\xf83   730  3 12'
+b'\\xf83  0730  3 12'
 """
 
 from __future__ import annotations

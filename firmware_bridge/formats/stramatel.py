@@ -1,23 +1,27 @@
 """Stramatel scoreboard frame (the RS-485 stream of Stramatel consoles, 452 M family).
 
-54 bytes, no checksum: start 0xF8, a type byte ('3'), then fixed positions of
-ASCII digits (0x20 is a blank digit; 0x40-0x49 is a digit with its decimal
-point lit, used for tenths of a second), ending with CR (0x0D)::
+54 bytes, no checksum: start 0xF8, a sport byte (0x33: basketball main frame,
+the one with team fouls and the 24" shot clock), then fixed positions of ASCII
+digits (0x20 is a blank digit), flags 0x31 = on, ending with CR (0x0D). The
+game clock is MMSS, or under a minute ``S S t`` and a space (``b"420 "`` is
+42.0); a shot-clock digit with its decimal point lit is 0x40-0x49::
 
-    0  0xF8          4-7  game clock (MMSS, or SS.t)   15/16 home/guest team fouls
+    0  0xF8          4-7  game clock (MMSS or SSt_)    15/16 home/guest team fouls
     1  '3'           8-10 home points                  17/18 home/guest timeouts
     2  ' '           11-13 guest points                19 horn   20 game clock running
     3  possession    14   period                       21,46,47 timeout clock
     22-33 / 34-45 home / guest player fouls            48-49 shot clock  50 shot horn
     51 shot clock running   52 show shot clock         53 CR
 
-Positions follow two independent open-source implementations (an Arduino
-StramatelProtocolParser and BaSta.Protocol.Stramatel); see docs/displays.md.
+Positions follow independent open-source descriptions: muffix/stramatel-tv-display
+(docs/stramatel_rs485_protocol.md, from Stramatel's "Interface TV RS485" sheet),
+christianduerselen/BaSta-LedStripsControlStramatel (StramatelProtocolParser) and
+BaSta.Protocol.Stramatel's sender test; see docs/displays.md.
 
 >>> from firmware_bridge.layout import DisplayFields
 >>> frame = encode(DisplayFields(clock="59.3", home_score=101, away_score=7, period="2"))
 >>> len(frame), frame[4:8], frame[8:14], frame[-1]
-(54, b' 59C', b'101  7', 13)
+(54, b'593 ', b'101  7', 13)
 """
 
 from __future__ import annotations
@@ -53,10 +57,13 @@ def _digit(value: int | None) -> int:
 
 
 def _clock(text: str) -> bytes:
+    """MMSS (minutes zero-padded, as the console sends them), or SSt + space."""
     if ":" in text:
         mm, ss = text.split(":")
-        mm = mm.lstrip("0") or ""
-        return digits(mm[-2:].rjust(2) + ss, 4)
+        return (mm.zfill(2)[-2:] + ss).encode("ascii")
+    if "." in text:
+        s, t = text.split(".")
+        return (s.zfill(2)[-2:] + t[:1] + " ").encode("ascii")
     return digits(text, 4)
 
 

@@ -7,12 +7,15 @@ third-party descriptions (not from our encoders):
   bytes before EOT plus EOT itself, mod 256, two uppercase hex digits; header
   ``004210`` + 4-digit 0-based offset) and field tables from its
   ``src/sports/soccer.rs`` / ``basketball.rs`` (1-based item, length).
-- Stramatel: the 54-byte frame as parsed by an Arduino StramatelProtocolParser
-  (start 0xF8 resets the buffer, second byte 0x33/0x37/0x38, game clock bytes
-  4-7, shot clock 48-49, team fouls 15/16, clock running 20; 0x30-0x39 digits,
-  0x40-0x49 digits with a decimal point, 0x20/0x00 blank) and the byte map of
-  BaSta.Protocol.Stramatel's sender test (points 8-10 / 11-13, period 14,
-  timeouts 17/18, horn 19, CR at 53).
+- Stramatel: the 54-byte frame as parsed by the Arduino StramatelProtocolParser
+  of christianduerselen/BaSta-LedStripsControlStramatel (start 0xF8 resets the
+  buffer, second byte 0x33/0x37/0x38, game clock bytes 4-7, shot clock 48-49,
+  team fouls 15/16, clock running 20; 0x30-0x39 digits, 0x40-0x49 digits with a
+  decimal point, 0x20/0x00 blank), the byte map of BaSta.Protocol.Stramatel's
+  sender test (points 8-10 / 11-13, period 14, timeouts 17/18, horn 19, CR at
+  53), and muffix/stramatel-tv-display docs/stramatel_rs485_protocol.md (frame
+  ends with 0x0D at 53; flags 0x31 = on; possession 0x31 home / 0x32 away;
+  clock MMSS unless the 4th byte is a space, then SS.t).
 """
 
 from __future__ import annotations
@@ -116,7 +119,14 @@ class StramatelParser:
             self.messages.append(bytes(self.message))
 
     def valid(self) -> bool:
-        return self.pointer == self.SIZE and self.message[0] == 0xF8 and self.message[1] in (0x33, 0x37, 0x38)
+        return (self.pointer == self.SIZE and self.message[0] == 0xF8 and self.message[1] in (0x33, 0x37, 0x38)
+                and self.message[53] == 0x0D)
+
+    @staticmethod
+    def clock(raw: bytes) -> str:
+        if raw[3] == 0x20:  # sub-minute: seconds, tenths, space
+            return f"{int(raw[0:2])}.{chr(raw[2])}"
+        return f"{raw[0:2].decode()}:{raw[2:4].decode()}"
 
     @staticmethod
     def digits(raw: bytes) -> str:
@@ -137,7 +147,8 @@ class StramatelParser:
         d = cls.digits
         assert m[53] == 0x0D
         return {
-            "clock": d(m[4:8]),
+            "clock": cls.clock(m[4:8]),
+            "possession": {0x31: "home", 0x32: "away"}.get(m[3]),
             "home_points": d(m[8:11]).strip(),
             "guest_points": d(m[11:14]).strip(),
             "period": d(m[14:15]).strip(),

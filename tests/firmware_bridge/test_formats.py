@@ -93,11 +93,7 @@ def test_stramatel_round_trip_for_any_fields(f):
     assert len(parser.messages) == 2
     got = StramatelParser.fields(parser.messages[-1])
     mm, _, ss = f.clock.partition(":")
-    if ss:
-        want_clock = (mm.lstrip("0") + ss).rjust(4)
-    else:
-        s, t = f.clock.split(".")
-        want_clock = (s + "." + t).rjust(5)
+    want_clock = f"{mm}:{ss}" if ss else f"{int(f.clock.split('.')[0])}.{f.clock.split('.')[1]}"
     assert got["clock"] == want_clock
     assert (got["home_points"], got["guest_points"]) == (str(f.home_score), str(f.away_score))
     assert (got["home_fouls"], got["period"]) == (str(f.home_fouls), str(f.period_number))
@@ -112,6 +108,15 @@ def test_stramatel_shot_clock_and_frame_shape():
         parser.push(b)
     got = StramatelParser.fields(parser.messages[0])
     assert got["shot_clock"] == "3.5" and got["show_shot_clock"] and not got["shot_horn"]
+    assert got["clock"] == "12:34" and got["possession"] is None
+
+
+def test_stramatel_possession_and_sub_minute_clock():
+    parser = StramatelParser()
+    for b in encode("stramatel", futsal_view("9.4", possession="away")):
+        parser.push(b)
+    got = StramatelParser.fields(parser.messages[0])
+    assert got["clock"] == "9.4" and got["possession"] == "away"
 
 
 def test_scorebox_consoles_basketball_reads_our_stream():

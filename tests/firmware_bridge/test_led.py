@@ -50,7 +50,7 @@ def test_gpio_back_end_lights_the_segments_of_each_digit():
         # all four digits the same is shown without multiplexing: check the pins themselves
         board.backend.write([seg.FONT["8"] | seg.DP] * 4)
         assert all(factory.pin(p).state for p in (2, 3, 4, 5, 6, 7, 8, 9))
-        assert not any(factory.pin(p).state for p in (10, 11, 12, 13))  # common cathodes pulled low
+        assert all(factory.pin(p).state for p in (10, 11, 12, 13))  # every digit selected (NPN bases high)
         board.backend.write([seg.FONT["1"]] * 4)
         assert [factory.pin(p).state for p in (2, 3, 4, 5, 6, 7, 8, 9)] == [0, 1, 1, 0, 0, 0, 0, 0]
     finally:
