@@ -17,7 +17,7 @@ a fresh one behind the same name, so a link can be seen to reconnect.
 ...     sim.wait_for(lambda s: s["clock"] == "07:30", timeout=5)
 ...     print(sim.render_text().splitlines()[0])
 True
- CLOCK          SHOT
+ CLOCK              SHOT
 """
 
 from __future__ import annotations
@@ -248,9 +248,9 @@ def render_board(cells: list[int], horn: bool = False) -> str:
     shot = _group(cells[4:7])
     home, away = _group(cells[7:10]), _group(cells[10:13])
     hf, af, per = _group(cells[13:14]), _group(cells[14:15]), _group(cells[15:16])
-    lines = [" CLOCK          SHOT"]
+    lines = [" CLOCK".ljust(20) + "SHOT"]
     lines += [c + "   " + s for c, s in zip(clock, shot)]
-    lines.append(" HOME        F   P   F   AWAY")
+    lines.append(" HOME".ljust(15) + "F   P   F    AWAY")
     lines += [h + "  " + a + b + c + " " + w for h, a, b, c, w in zip(home, hf, per, af, away)]
     lines.append(" HORN" if horn else "")
     return "\n".join(line.rstrip() for line in lines)
