@@ -43,10 +43,14 @@ class PicoHardware:
 def run():
     uart = UART(0, baudrate=115200, tx=Pin(0), rx=Pin(1), timeout=0)
     de = Pin(2, Pin.OUT, value=0)
-    fw = display.Firmware(PicoHardware(), time.ticks_ms())
+    fw = display.Firmware(PicoHardware(), 0)
+    # ticks_ms() wraps after ~12 days; display.py wants a count that never does
+    last, now = time.ticks_ms(), 0
     while True:
         data = uart.read()
-        now = time.ticks_ms()
+        tick = time.ticks_ms()
+        now += time.ticks_diff(tick, last)
+        last = tick
         if data:
             reply = fw.feed(data, now)
             if reply:
