@@ -201,12 +201,13 @@ class DisplayLink:
                     self._stop.wait(self.retry_interval)
                     continue
                 acked, in_flight, unanswered = None, None, 0  # a display that comes back starts blank
+            # clear before reading the mailbox: a show() from now on wakes the waits below
+            self._wake.clear()
             with self._mailbox_lock:
                 latest = self._latest
             now = self._clock()
             due = latest is not None and (latest != acked or now - acked_at >= self.keepalive)
             if not due:
-                self._wake.clear()
                 if latest is None:
                     self._wake.wait(self.keepalive)
                     if self._latest is None and not self._stop.is_set() and self._port is not None:
@@ -234,8 +235,7 @@ class DisplayLink:
                 unanswered += 1
                 if unanswered >= self.tries_before_report:
                     self._update(responding=False, last_error=f"{self.url}: no answer to {unanswered} frames")
-                    # back off, but wake at once for a newer view
-                    self._wake.clear()
+                    # back off, but wake at once for a newer view (even one that came during _send)
                     self._wake.wait(self.retry_interval)
 
     def _next_seq(self) -> int:
