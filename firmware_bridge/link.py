@@ -108,6 +108,7 @@ class DisplayLink:
         }
         self._port: Any = None
         self._decoder = Decoder()
+        self._skipped_before = self._bad_crc_before = 0
         self._seq = 0
         self._thread = threading.Thread(target=self._run, name=f"DisplayLink({url})", daemon=True)
         self._thread.start()
@@ -149,11 +150,6 @@ class DisplayLink:
             self._status.update(changes)
             self._cond.notify_all()
 
-    def _bump(self, key: str, n: int = 1) -> None:
-        with self._cond:
-            self._status[key] += n
-            self._cond.notify_all()
-
     def _drop_port(self) -> None:
         port, self._port = self._port, None
         if port is not None:
@@ -169,6 +165,9 @@ class DisplayLink:
             self._update(connected=False, responding=False, last_error=f"cannot open {self.url}: {exc}")
             return False
         self._port = port
+        # counters stay cumulative across reconnections
+        self._skipped_before += self._decoder.skipped
+        self._bad_crc_before += self._decoder.bad_crc
         self._decoder = Decoder()
         try:
             port.reset_input_buffer()
@@ -286,8 +285,8 @@ class DisplayLink:
             s = self._status
             s["acks"] += acks
             s["naks"] += naks
-            s["garbage_bytes"] = self._decoder.skipped
-            s["bad_crc"] = self._decoder.bad_crc
+            s["garbage_bytes"] = self._skipped_before + self._decoder.skipped
+            s["bad_crc"] = self._bad_crc_before + self._decoder.bad_crc
             if latency is not None:
                 s["last_ack_latency_ms"] = round(latency * 1000, 3)
             if version is not None:
