@@ -405,6 +405,7 @@ class FieldSport(Game[MatchState]):
             timeout=None,
             timeout_team=None,
             shot=None,
+            added_minutes=0,
             break_since=end if nxt.seconds is not None else None,
         )
         if nxt.kind == END and self._next_index(state) is None:
