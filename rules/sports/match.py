@@ -342,8 +342,13 @@ class FieldSport(Game[MatchState]):
         if state.current.kind != PLAY:
             raise self.illegal(event, state, f"no {what} during {state.current.name}")
 
+    def _not_abandoned(self, state: MatchState, event: Event) -> None:
+        """Cards are shown at any time (misconduct at half-time or during the kicks too)."""
+        if state.abandoned:
+            raise self.illegal(event, state, "the match was abandoned")
+
     def _credited_phase(self, state: MatchState, event: Event) -> None:
-        """Goals and cards count in play and in the break just after it (time extended for a kick)."""
+        """Goals count in play and in the break just after it (time extended for a kick)."""
         if state.abandoned:
             raise self.illegal(event, state, "the match was abandoned")
         ph = state.current
@@ -545,7 +550,7 @@ class FieldSport(Game[MatchState]):
         return self._record(state, "foul", t, team, event.get("player"), **info)
 
     def _on_card(self, state: MatchState, event: Event, t: float) -> MatchState:
-        self._credited_phase(state, event)
+        self._not_abandoned(state, event)
         team, player, color = event["team"], event.get("player"), event["color"]
         side = state.side(team)
         if color == "yellow":
@@ -560,7 +565,7 @@ class FieldSport(Game[MatchState]):
         return self._send_off(state, team, player, t, event.get("reason"), event.get("substitute", False))
 
     def _on_send_off(self, state: MatchState, event: Event, t: float) -> MatchState:
-        self._credited_phase(state, event)
+        self._not_abandoned(state, event)
         return self._send_off(state, event["team"], event.get("player"), t, event.get("reason"),
                               event.get("substitute", False))
 
