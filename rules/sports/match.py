@@ -146,6 +146,23 @@ class Record:
 
 
 @dataclass(frozen=True)
+class Log:
+    """The report's records as a persistent list: appending shares the older records, so
+    keeping the state after every event (for undo) costs one node per record."""
+
+    record: Record
+    prev: "Log | None" = None
+
+    def to_tuple(self) -> tuple[Record, ...]:
+        out: list[Record] = []
+        node: Log | None = self
+        while node is not None:
+            out.append(node.record)
+            node = node.prev
+        return tuple(reversed(out))
+
+
+@dataclass(frozen=True)
 class MatchState:
     home: Side
     away: Side
@@ -163,16 +180,33 @@ class MatchState:
     horn_count: int = 0
     signal: tuple[str, str, float] | None = None  # (what, team, t)
     penalties: tuple[Penalty, ...] = ()
-    log: tuple[Record, ...] = ()
+    log: Log | None = None
+    kicks_first: str | None = None  # the team that kicked first from the mark
+    shot_end: float | None = None  # when the last 4-second count ran out
     last_t: float = 0.0
     added_minutes: int = 0
     abandoned: bool = False
+
+    def evolve(self, **changes: Any) -> "MatchState":
+        """``dataclasses.replace`` without re-running ``__init__`` (the state is copied on every event)."""
+        new = object.__new__(MatchState)
+        new.__dict__.update(self.__dict__)
+        for key in changes:
+            if key not in self.__dict__:
+                raise TypeError(f"MatchState has no field {key!r}")
+        new.__dict__.update(changes)
+        return new
 
     def side(self, team: str) -> Side:
         return self.home if team == "home" else self.away
 
     def with_side(self, team: str, side: Side) -> "MatchState":
-        return replace(self, home=side) if team == "home" else replace(self, away=side)
+        return self.evolve(home=side) if team == "home" else self.evolve(away=side)
+
+    @property
+    def records(self) -> tuple[Record, ...]:
+        """Every record of the match report, oldest first."""
+        return () if self.log is None else self.log.to_tuple()
 
     @property
     def current(self) -> Phase:
@@ -261,37 +295,39 @@ class FieldSport(Game[MatchState]):
             kind = "clock_stop" if state.clock.running else "clock_start"
         handler: Callable[[MatchState, Event, float], MatchState] = getattr(self, f"_on_{kind}")
         new = handler(state, event, t)
-        return replace(new, last_t=max(new.last_t, t))
+        return new.evolve(last_t=max(new.last_t, t))
 
-    def _timers(self, state: MatchState) -> list[tuple[float, Event]]:
-        """Timers that will end by themselves: (instant, the event that ends them)."""
-        out: list[tuple[float, Event]] = []
+    def _timers(self, state: MatchState) -> list[tuple[float, str]]:
+        """Timers that will end by themselves: (instant, the type of the event that ends them)."""
+        out: list[tuple[float, str]] = []
         ph = state.current
-        if ph.kind == PLAY and state.rules.auto_end and state.clock.limit is not None:
-            if state.clock.running:
-                out.append((state.clock.expires_at() or 0.0, Event("period_end", {})))
-            elif state.clock.expired(state.last_t):  # an operator set the clock to the end
-                out.append((state.last_t, Event("period_end", {})))
+        clock = state.clock
+        if ph.kind == PLAY and clock.limit is not None and state.rules.auto_end:
+            if clock.running:
+                out.append((clock.expires_at() or 0.0, "period_end"))
+            elif clock.expired(state.last_t):  # an operator set the clock to the end
+                out.append((state.last_t, "period_end"))
         if state.timeout is not None and state.timeout.running:
-            out.append((state.timeout.expires_at() or 0.0, Event("timeout_end", {})))
+            out.append((state.timeout.expires_at() or 0.0, "timeout_end"))
         if state.shot is not None and state.shot.running:
-            out.append((state.shot.expires_at() or 0.0, Event("four_seconds_end", {})))
+            out.append((state.shot.expires_at() or 0.0, "four_seconds_end"))
         if state.break_since is not None and ph.seconds is not None and ph.kind in (BREAK, END):
-            out.append((state.break_since + ph.seconds, Event("break_end", {})))
-        return sorted(out, key=lambda x: x[0])
+            out.append((state.break_since + ph.seconds, "break_end"))
+        out.sort()
+        return out
 
     def _advance(self, state: MatchState, t: float, skip: str = "") -> MatchState:
         """Settle every timer that ran out strictly before ``t`` (except ``skip``'s own)."""
         for _ in range(16):
-            due = [(at, e) for at, e in self._timers(state) if at < t and e.type != skip]
+            due = [(at, kind) for at, kind in self._timers(state) if at < t and kind != skip]
             if not due:
                 break
-            at, e = due[0]
-            state = getattr(self, f"_on_{e.type}")(state, e.with_time(at), at)
+            at, kind = due[0]
+            state = getattr(self, f"_on_{kind}")(state, Event(kind, {}, at), at)
         return state
 
     def due_events(self, state: MatchState, now: float) -> tuple[Event, ...]:
-        return tuple(e.with_time(at) for at, e in self._timers(state) if at <= now)
+        return tuple(Event(kind, {}, at) for at, kind in self._timers(state) if at <= now)
 
     def on_restart(self, state: MatchState, t: float) -> tuple[Event, ...]:
         # A running clock comes back stopped at the last journalled time, never advanced.
@@ -309,10 +345,10 @@ class FieldSport(Game[MatchState]):
         period = state.current.name
         clock = state.clock.elapsed(t)
         rec = Record(kind, t, period, clock, team, player, tuple((k, v) for k, v in info.items() if v is not None))
-        return replace(state, log=state.log + (rec,))
+        return state.evolve(log=Log(rec, state.log))
 
     def _horn(self, state: MatchState, pattern: str, t: float) -> MatchState:
-        return replace(state, horn_pattern=pattern, horn_at=t, horn_count=state.horn_count + 1)
+        return state.evolve(horn_pattern=pattern, horn_at=t, horn_count=state.horn_count + 1)
 
     def _settle(self, state: MatchState, t: float) -> MatchState:
         """Mark the send-off timers that have run out as ended (so a later edit cannot revive them)."""
@@ -325,7 +361,7 @@ class FieldSport(Game[MatchState]):
             if p.ended is None and played - p.start >= secs:
                 p = replace(p, ended=p.start + secs, ended_by="expired")
             out.append(p)
-        return replace(state, penalties=tuple(out))
+        return state.evolve(penalties=tuple(out))
 
     def _active(self, state: MatchState, team: str, t: float) -> list[Penalty]:
         played = state.played(t)
@@ -375,12 +411,12 @@ class FieldSport(Game[MatchState]):
             raise self.illegal(event, state, "the period is over; call period_end")
         if state.timeout is not None and state.timeout.running:
             raise self.illegal(event, state, f"a time-out of {state.side(state.timeout_team or 'home').name} is running")
-        return replace(state, clock=state.clock.start(t))
+        return state.evolve(clock=state.clock.start(t))
 
     def _on_clock_stop(self, state: MatchState, event: Event, t: float) -> MatchState:
         if not state.clock.running:
             raise self.illegal(event, state, "the clock is not running")
-        state = replace(state, clock=state.clock.stop(t))
+        state = state.evolve(clock=state.clock.stop(t))
         return self._record(state, "stoppage", t, reason=event.get("reason"))
 
     def _on_period_end(self, state: MatchState, event: Event, t: float) -> MatchState:
@@ -398,12 +434,11 @@ class FieldSport(Game[MatchState]):
                 raise self.illegal(event, state, f"the period is {fmt_clock(ph.seconds)} long; the clock shows {fmt_clock(state.clock.elapsed(t))}")
             end = t
         state = self._settle(state, end)
-        state = replace(state, clock=state.clock.stop(end))
+        state = state.evolve(clock=state.clock.stop(end))
         state = self._record(state, "period_end", end)
         nxt = state.phases[state.phase + 1]
         home, away = state.home, state.away
-        state = replace(
-            state,
+        state = state.evolve(
             phase=state.phase + 1,
             home=replace(home, timeouts_used=0),
             away=replace(away, timeouts_used=0),
@@ -414,7 +449,7 @@ class FieldSport(Game[MatchState]):
             break_since=end if nxt.seconds is not None else None,
         )
         if nxt.kind == END and self._next_index(state) is None:
-            state = replace(state, break_since=None)
+            state = state.evolve(break_since=None)
         return self._horn(state, "period_end", end)
 
     def _next_index(self, state: MatchState) -> int | None:
@@ -445,8 +480,7 @@ class FieldSport(Game[MatchState]):
         home, away = state.home, state.away
         if phase.name == "2nd half":  # accumulated fouls count per half; extra time carries the 2nd's
             home, away = replace(home, fouls=0), replace(away, fouls=0)
-        state = replace(
-            state,
+        state = state.evolve(
             phase=nxt,
             home=home,
             away=away,
@@ -465,7 +499,7 @@ class FieldSport(Game[MatchState]):
         end = state.break_since + ph.seconds
         if end > t + 1e-9:
             raise self.illegal(event, state, f"the break has {end - t:.1f} s left")
-        return self._horn(replace(state, break_since=None), "break_end", end)
+        return self._horn(state.evolve(break_since=None), "break_end", end)
 
     def _on_clock_set(self, state: MatchState, event: Event, t: float) -> MatchState:
         """Operator edit: the period's running time becomes ``elapsed`` (or length - ``remaining``)."""
@@ -484,12 +518,11 @@ class FieldSport(Game[MatchState]):
             raise self.illegal(event, state, f"the clock must read 0..{fmt_clock(length or 0)}")
         state = self._settle(state, t)
         before = state.clock.elapsed(t)
-        state = replace(state, clock=state.clock.set_elapsed(float(elapsed), t))
+        state = state.evolve(clock=state.clock.set_elapsed(float(elapsed), t))
         # Penalties run on playing time, so they move with the edit; one that started
         # after the new reading restarts its full two minutes from it.
         played = state.played(t)
-        state = replace(
-            state,
+        state = state.evolve(
             penalties=tuple(replace(p, start=min(p.start, played)) if p.ended is None else p for p in state.penalties),
         )
         return self._record(state, "clock_edit", t, before=round(before, 3), after=round(float(elapsed), 3),
@@ -515,8 +548,7 @@ class FieldSport(Game[MatchState]):
                 played = state.played(t)
                 p = min(active, key=lambda p: p.remaining(played, state.rules.sendoff_seconds))
                 freed = p
-                state = replace(
-                    state,
+                state = state.evolve(
                     penalties=tuple(replace(q, ended=played, ended_by="goal") if q is p else q for q in state.penalties),
                 )
         side = state.side(team)
@@ -544,9 +576,9 @@ class FieldSport(Game[MatchState]):
         if kick:
             info["ten_metre_kick"] = True
             info["kick_from"] = "10 m mark or the spot" if event.get("near_goal") else "10 m mark"
-            state = replace(state, signal=("10 m kick", team, t))
+            state = state.evolve(signal=("10 m kick", team, t))
         elif free > 0 and n == free:
-            state = replace(state, signal=(f"{free}th foul", team, t))
+            state = state.evolve(signal=(f"{free}th foul", team, t))
         return self._record(state, "foul", t, team, event.get("player"), **info)
 
     def _on_card(self, state: MatchState, event: Event, t: float) -> MatchState:
@@ -578,14 +610,14 @@ class FieldSport(Game[MatchState]):
         if not substitute:  # a substitute sent off leaves his team at full strength (2006, Law 3/12)
             if state.rules.sendoff_seconds > 0:
                 timer = True
-                state = replace(state, penalties=state.penalties + (Penalty(team, player, state.played(t)),))
+                state = state.evolve(penalties=state.penalties + (Penalty(team, player, state.played(t)),))
             else:
                 side = replace(side, permanent_out=side.permanent_out + 1)
         state = state.with_side(team, side)
         state = self._record(state, "red", t, team, player, reason=reason,
                              substitute=True if substitute else None, timer=timer or None)
         if state.rules.min_players and self.on_pitch(state, team, t) < state.rules.min_players:
-            state = replace(state, abandoned=True, clock=state.clock.stop(t))
+            state = state.evolve(abandoned=True, clock=state.clock.stop(t))
             state = self._record(state, "abandoned", t, team, reason="fewer than "
                                  f"{state.rules.min_players} players on the pitch")
         return state
@@ -604,10 +636,10 @@ class FieldSport(Game[MatchState]):
         if state.timeout is not None and state.timeout.running:
             raise self.illegal(event, state, "a time-out is already running")
         if state.clock.running:  # granted at the next dead ball: the clock stops there
-            state = replace(state, clock=state.clock.stop(t))
+            state = state.evolve(clock=state.clock.stop(t))
             state = self._record(state, "stoppage", t, reason="time-out")
         state = state.with_side(team, replace(side, timeouts_used=side.timeouts_used + 1))
-        state = replace(state, timeout=Clock(limit=state.rules.timeout_seconds).start(t), timeout_team=team)
+        state = state.evolve(timeout=Clock(limit=state.rules.timeout_seconds).start(t), timeout_team=team)
         return self._record(state, "timeout", t, team)
 
     def _on_timeout_end(self, state: MatchState, event: Event, t: float) -> MatchState:
@@ -617,30 +649,30 @@ class FieldSport(Game[MatchState]):
         end = min(timeout.expires_at() or t, t)
         state = self._record(state, "timeout_end", end, state.timeout_team,
                              early=True if end < (timeout.expires_at() or t) else None)
-        state = replace(state, timeout=timeout.stop(end))
+        state = state.evolve(timeout=timeout.stop(end))
         return self._horn(state, "timeout_end", end)
 
     def _on_four_seconds(self, state: MatchState, event: Event, t: float) -> MatchState:
         if state.abandoned or state.current.kind not in (PLAY,):
             raise self.illegal(event, state, f"no 4-second count during {state.current.name}")
-        return replace(state, shot=Clock(limit=state.rules.shot_seconds).start(t))
+        return state.evolve(shot=Clock(limit=state.rules.shot_seconds).start(t))
 
     def _on_four_seconds_cancel(self, state: MatchState, event: Event, t: float) -> MatchState:
         if state.shot is None:
             raise self.illegal(event, state, "no 4-second count to cancel")
-        return replace(state, shot=None)
+        return state.evolve(shot=None)
 
     def _on_four_seconds_end(self, state: MatchState, event: Event, t: float) -> MatchState:
         if state.shot is None or not state.shot.running or not state.shot.expired(t):
             raise self.illegal(event, state, "no 4-second count has run out")
         end = state.shot.expires_at() or t
-        state = replace(state, shot=state.shot.stop(end))
+        state = state.evolve(shot=state.shot.stop(end), shot_end=end)
         state = self._record(state, "four_seconds", end)
         return self._horn(state, "four_seconds", end)
 
     def _on_added_time(self, state: MatchState, event: Event, t: float) -> MatchState:
         self._need_play(state, event, "added time")
-        state = replace(state, added_minutes=event["minutes"])
+        state = state.evolve(added_minutes=event["minutes"])
         return self._record(state, "added_time", t, minutes=event["minutes"])
 
     def _on_substitution(self, state: MatchState, event: Event, t: float) -> MatchState:
@@ -669,15 +701,14 @@ class FieldSport(Game[MatchState]):
             raise self.illegal(event, state, f"it is {state.side(expected).name}'s kick")
         side = state.side(team)
         state = state.with_side(team, replace(side, kicks=side.kicks + (bool(event["scored"]),)))
+        if state.kicks_first is None:
+            state = state.evolve(kicks_first=team)
         return self._record(state, "kick", t, team, event.get("player"), scored=bool(event["scored"]))
 
     # --- kicks from the mark ------------------------------------------------------
 
     def first_kicker(self, state: MatchState) -> str | None:
-        for rec in state.log:
-            if rec.kind == "kick":
-                return rec.team
-        return None
+        return state.kicks_first
 
     def next_kicker(self, state: MatchState) -> str | None:
         first = self.first_kicker(state)
@@ -736,7 +767,7 @@ class FieldSport(Game[MatchState]):
                 shot = math.ceil((state.shot.remaining(now) or 0.0) - 1e-9)
             else:
                 end = state.shot.expires_at() if state.shot.running else None
-                end_t = end if end is not None else self._shot_end(state)
+                end_t = end if end is not None else state.shot_end
                 if end_t is not None and now < end_t + SHOT_ZERO_SECONDS:
                     shot = 0
         timeout = None
@@ -770,12 +801,6 @@ class FieldSport(Game[MatchState]):
             "winner": winner,
         }
 
-    @staticmethod
-    def _shot_end(state: MatchState) -> float | None:
-        for rec in reversed(state.log):
-            if rec.kind == "four_seconds":
-                return rec.t
-        return None
 
     def _side_view(self, state: MatchState, team: str, now: float) -> dict[str, Any]:
         side, rules = state.side(team), state.rules

@@ -38,7 +38,7 @@ SECTIONS = (
 
 def match_report(game: "FieldSport", state: "MatchState") -> dict[str, Any]:
     """The report as JSON-able data: teams, result, and every record by section."""
-    records = [r.to_dict() for r in state.log]
+    records = [r.to_dict() for r in state.records]
     result = game.result(state)
     out: dict[str, Any] = {
         "game": game.name,

@@ -57,7 +57,7 @@ def test_twenty_minute_half_with_200_stops_ends_at_exactly_twenty_minutes():
     # the half's running time, summed from the journalled starts and stops, is exactly 20:00.0
     run_time = sum(b.t - a.t for a, b in zip(s.events[::2], s.events[1::2]))
     assert run_time == pytest.approx(1200.0, abs=1e-9)
-    assert s.state.log[-1].kind == "period_end" and s.state.log[-1].clock == 1200.0
+    assert s.state.records[-1].kind == "period_end" and s.state.records[-1].clock == 1200.0
 
 
 def test_count_down_and_tenths_in_the_last_minute():
@@ -195,7 +195,7 @@ def test_goal_frees_the_send_off_with_least_time_left():
     s = run(match(), {"type": "clock_start", "t": 0}, {"type": "send_off", "team": "away", "player": 3, "t": 10},
             {"type": "send_off", "team": "away", "player": 4, "t": 40}, {"type": "goal", "team": "home", "t": 50})
     assert s.view(50)["away"]["penalties"] == [110]
-    (goal,) = [r for r in s.state.log if r.kind == "goal"]
+    (goal,) = [r for r in s.state.records if r.kind == "goal"]
     assert dict(goal.info)["frees_sendoff_of"] == "away #3"
 
 
@@ -235,7 +235,7 @@ def test_fifth_foul_signalled_and_sixth_on_flagged_as_ten_metre_kicks():
     # TV fut-1: two fouls in one attack with advantage -> 6th and 7th recorded, both kicks
     run(s, {"type": "foul", "team": "away", "player": 4, "t": 30},
         {"type": "foul", "team": "away", "player": 5, "near_goal": True, "t": 30})
-    fouls = [r.to_dict() for r in s.state.log if r.kind == "foul"]
+    fouls = [r.to_dict() for r in s.state.records if r.kind == "foul"]
     assert [f["number"] for f in fouls] == [1, 2, 3, 4, 5, 6, 7]
     assert [f.get("ten_metre_kick", False) for f in fouls] == [False] * 5 + [True, True]
     assert fouls[-2]["kick_from"] == "10 m mark" and fouls[-1]["kick_from"] == "10 m mark or the spot"
@@ -256,7 +256,7 @@ def test_fouls_reset_at_half_time_and_the_second_halfs_carry_into_extra_time():
     v = s.view(211)
     assert v["period"] == "extra time 1st half" and v["home"]["fouls"] == 5 and v["home"]["tenth_foul_kick"]
     run(s, {"type": "foul", "team": "home", "t": 212})
-    assert [r for r in s.state.log if r.kind == "foul"][-1].to_dict()["ten_metre_kick"]
+    assert [r for r in s.state.records if r.kind == "foul"][-1].to_dict()["ten_metre_kick"]
     with pytest.raises(IllegalEvent, match="no accumulated foul during extra time interval"):
         run(s, {"type": "foul", "team": "home", "t": 600})
 
@@ -311,7 +311,7 @@ def test_goal_just_after_the_horn_counts_for_the_half_but_not_after_the_next_kic
     settle(s, 100)
     run(s, {"type": "goal", "team": "away", "player": 10, "t": 101})  # the kick taken in extended time
     assert s.view(101)["away"]["score"] == 1
-    assert s.state.log[-1].period == "half-time"
+    assert s.state.records[-1].period == "half-time"
 
 
 # --- 4-second count --------------------------------------------------------------------------
@@ -344,7 +344,7 @@ def test_clock_edit_is_logged_and_moves_the_send_off_timers_with_it():
     run(s, {"type": "clock_set", "elapsed": 120, "reason": "late stop", "t": 140})
     v = s.view(140)
     assert v["clock"] == "02:00" and v["home"]["penalties"] == [100]
-    edit = s.state.log[-1].to_dict()
+    edit = s.state.records[-1].to_dict()
     assert edit["kind"] == "clock_edit" and edit["before"] == 130 and edit["after"] == 120
     # back before the send-off: the penalty starts afresh from the new reading
     run(s, {"type": "clock_set", "remaining": 1200 - 90, "t": 150})
