@@ -341,8 +341,8 @@ class FieldSport(Game[MatchState]):
     # --- helpers ------------------------------------------------------------------
 
     def _record(self, state: MatchState, kind: str, t: float, team: str | None = None,
-                player: int | None = None, **info: Any) -> MatchState:
-        period = state.current.name
+                player: int | None = None, period: str | None = None, **info: Any) -> MatchState:
+        period = period or state.current.name
         clock = state.clock.elapsed(t)
         rec = Record(kind, t, period, clock, team, player, tuple((k, v) for k, v in info.items() if v is not None))
         return state.evolve(log=Log(rec, state.log))
@@ -560,7 +560,11 @@ class FieldSport(Game[MatchState]):
             info["own_goal"] = True
         if freed is not None:
             info["frees_sendoff_of"] = other if freed.player is None else f"{other} #{freed.player}"
-        return self._record(state, "goal", t, team, event.get("player"), **info)
+        period = None
+        if state.current.kind != PLAY:  # the kick taken in time extended at the end of the period
+            info["after_the_horn"] = True
+            period = state.phases[state.phase - 1].name
+        return self._record(state, "goal", t, team, event.get("player"), period=period, **info)
 
     _on_score = _on_goal
 

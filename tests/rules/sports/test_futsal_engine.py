@@ -311,7 +311,7 @@ def test_goal_just_after_the_horn_counts_for_the_half_but_not_after_the_next_kic
     settle(s, 100)
     run(s, {"type": "goal", "team": "away", "player": 10, "t": 101})  # the kick taken in extended time
     assert s.view(101)["away"]["score"] == 1
-    assert s.state.records[-1].period == "half-time"
+    assert s.state.records[-1].period == "1st half" and dict(s.state.records[-1].info)["after_the_horn"]
 
 
 # --- 4-second count --------------------------------------------------------------------------
