@@ -265,7 +265,6 @@ class FieldSport(Game[MatchState]):
     family = "sports"
     min_players = 2
     max_players = 2
-    restart_event = "clock_stop"
 
     # --- set-up -------------------------------------------------------------------
 
