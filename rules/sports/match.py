@@ -422,18 +422,23 @@ class FieldSport(Game[MatchState]):
         ph = state.current
         if ph.kind != PLAY:
             raise self.illegal(event, state, f"no period is being played ({ph.name})")
+        clock = state.clock
         if state.rules.auto_end:
-            if not state.clock.expired(t):
-                left = state.clock.remaining(t) or 0.0
+            due = clock.expires_at() if clock.running else None
+            # compare with the instant the timer gave (sums of floats may differ by an ulp)
+            if not clock.expired(t) and (due is None or t < due):
+                left = clock.remaining(t) or 0.0
                 raise self.illegal(event, state, f"the period has {left:.1f} s left on the clock")
-            end = state.clock.expires_at() if state.clock.running else None
-            end = t if end is None else min(end, t)
+            end = t if due is None else min(due, t)
         else:
             if ph.seconds is not None and state.clock.elapsed(t) < ph.seconds:
                 raise self.illegal(event, state, f"the period is {fmt_clock(ph.seconds)} long; the clock shows {fmt_clock(state.clock.elapsed(t))}")
             end = t
         state = self._settle(state, end)
-        state = state.evolve(clock=state.clock.stop(end))
+        stopped = clock.stop(end)
+        if state.rules.auto_end and clock.limit is not None:  # exactly the period's length
+            stopped = replace(stopped, elapsed_before=clock.limit)
+        state = state.evolve(clock=stopped)
         state = self._record(state, "period_end", end)
         nxt = state.phases[state.phase + 1]
         home, away = state.home, state.away
@@ -666,7 +671,8 @@ class FieldSport(Game[MatchState]):
         return state.evolve(shot=None)
 
     def _on_four_seconds_end(self, state: MatchState, event: Event, t: float) -> MatchState:
-        if state.shot is None or not state.shot.running or not state.shot.expired(t):
+        due = state.shot.expires_at() if state.shot is not None else None
+        if state.shot is None or due is None or (t < due and not state.shot.expired(t)):
             raise self.illegal(event, state, "no 4-second count has run out")
         end = state.shot.expires_at() or t
         state = state.evolve(shot=state.shot.stop(end), shot_end=end)
