@@ -455,3 +455,24 @@ def test_period_end_at_the_timers_instant_despite_float_sums():
     (end,) = s.due_events(1000)
     s.submit(end)
     assert s.view(end.t)["period"] == "half-time" and s.view(end.t)["clock_seconds"] == 120.0
+
+
+def test_undo_to_every_prefix_of_the_golden_match():
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "golden" / "futsal-final.jsonl"
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
+    full = replay_lines(lines)
+    n = len(full.events)
+    for k in range(n, 0, -1):
+        prefix = replay_lines(lines[: k + 1])
+        t = prefix.last_t or 0.0
+        assert full.view(t) == prefix.view(t), k
+        full.submit({"type": "undo"})
+    assert full.view(0.0) == replay_lines(lines[:1]).view(0.0)
+
+
+def test_restart_with_a_timer_due_injects_the_timer_not_a_stop():
+    s = run(match(half_minutes=1), {"type": "clock_start", "t": 0})
+    (end,) = s.game.on_restart(s.state, 75.0)
+    assert end.type == "period_end" and end.t == 60.0
