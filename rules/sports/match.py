@@ -331,11 +331,9 @@ class FieldSport(Game[MatchState]):
     def on_restart(self, state: MatchState, t: float) -> tuple[Event, ...]:
         # A running clock comes back stopped at the last journalled time, never advanced.
         due = self.due_events(state, t)
-        if due:
-            return due
-        if state.clock.running:
-            return (Event("clock_stop", {"reason": "restart"}, t=t, source="restore"),)
-        return ()
+        if state.clock.running and all(e.type != "period_end" for e in due):
+            due += (Event("clock_stop", {"reason": "restart"}, t=t, source="restore"),)
+        return due
 
     # --- helpers ------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ class Rugby5(Rugby):
     name = "rugby-5"
     title = "Rugby-5"
     native = "Регбі-5"
-    source = "000:1181-1182"
+    source = "000:1176-1177"
     options = (
         Option("half_minutes", 10, "length of a half, minutes", lo=1, hi=40),
         Option("break_minutes", 5, "break between the halves, minutes", lo=0, hi=15),
@@ -59,7 +59,7 @@ class Rugby7(Rugby):
     name = "rugby-7"
     title = "Rugby-7"
     native = "Регбі-7"
-    source = "000:1181-1182"
+    source = "000:1176-1177"
     squad = 7
     options = (
         Option("half_minutes", 15, "length of a half, minutes", lo=1, hi=40),

@@ -23,7 +23,7 @@ def run(s, *events):
 
 def test_catalogue_lists_the_field_sports_with_sources():
     for name, source in (("futsal", "000:111"), ("mini-football", "003:"), ("football", "001:"),
-                         ("rugby-5", "000:118"), ("rugby-7", "000:118")):
+                         ("rugby-5", "000:117"), ("rugby-7", "000:117")):
         game = get_game(name)
         assert game.family == "sports" and game.source.startswith(source)
         assert "clock_toggle" in game.events and "start_stop" in game.keypad

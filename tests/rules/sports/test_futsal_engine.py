@@ -476,3 +476,12 @@ def test_restart_with_a_timer_due_injects_the_timer_not_a_stop():
     s = run(match(half_minutes=1), {"type": "clock_start", "t": 0})
     (end,) = s.game.on_restart(s.state, 75.0)
     assert end.type == "period_end" and end.t == 60.0
+
+
+def test_restart_settles_a_due_count_and_still_stops_the_running_clock():
+    s = run(match(), {"type": "clock_start", "t": 0}, {"type": "four_seconds", "t": 10})
+    events = s.game.on_restart(s.state, 20.0)
+    assert [(e.type, e.t) for e in events] == [("four_seconds_end", 14.0), ("clock_stop", 20.0)]
+    for e in events:
+        s.submit(e)
+    assert not s.view(99)["clock_running"] and s.view(99)["clock"] == "00:20"
