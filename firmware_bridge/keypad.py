@@ -1,58 +1,178 @@
-"""GPIO keypad: named buttons on gpiozero pins, each press reported by name.
+"""GPIO keypad: buttons on gpiozero pins, each press reported once by its logical name.
 
-Pass ``pin_factory`` explicitly (gpiozero's ``MockFactory`` in tests and ``--sim``).
+``pins`` maps a physical pin (BCM number or gpiozero pin name) to a logical name, or
+to ``(short, long)``: a short press reports ``short``, a press held for ``hold_time``
+seconds or longer reports ``long`` instead (for the less frequent actions). Either may
+be None: ``(None, "undo")`` makes a button that only acts when held. Buttons
+are wired between the pin and ground (internal pull-up).
+
+Debounce is done here, not by gpiozero (its mock pins ignore ``bounce_time``, and its
+hold detection needs a thread and real time): after an accepted change of a button,
+further edges within ``bounce_time`` are contact bounce and ignored. Time comes from
+``clock`` (``time.monotonic`` by default), so tests drive it by hand and never sleep.
+
+A button with only a short name reports at the press (lowest latency); one with a
+long name reports at the release, or from :meth:`Keypad.poll` as soon as it has been
+held ``hold_time`` (call ``poll`` a few times a second from the event loop).
 
 >>> from gpiozero.pins.mock import MockFactory
+>>> now = [0.0]
 >>> pressed = []
->>> pad = Keypad({"stop": 17}, pressed.append, pin_factory=MockFactory())
->>> pad.pin("stop").drive_low(); pad.pin("stop").drive_high()
+>>> pad = Keypad({17: "start_stop"}, pressed.append, pin_factory=MockFactory(), clock=lambda: now[0])
+>>> pin = pad.pin_of("start_stop")
+>>> for level in "LHLHL":  # a bouncing contact, all within a few milliseconds
+...     _ = pin.drive_low() if level == "L" else pin.drive_high()
+...     now[0] += 0.002
+>>> now[0] += 0.2; pin.drive_high()
 >>> pressed
-['stop']
+['start_stop']
 >>> pad.close()
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from gpiozero import Button
 
+PinSpec = int | str
+Names = str | tuple[str | None, str | None]
+
+DEFAULT_BOUNCE = 0.05  # s; contacts of arcade buttons settle within ~10 ms
+DEFAULT_HOLD = 1.0  # s; a long press
+
+
+@dataclass
+class _Contact:
+    short: str | None
+    long: str | None
+    button: Any
+    pressed: bool = False
+    pressed_at: float = 0.0
+    last_change: float = float("-inf")
+    long_sent: bool = False
+
 
 class Keypad:
-    """Buttons wired between a GPIO pin and ground (internal pull-up)."""
+    """Named buttons with debounce and long press; ``on_press(name)`` once per press."""
 
     def __init__(
         self,
-        pins: Mapping[str, int | str],
+        pins: Mapping[PinSpec, Names],
         on_press: Callable[[str], None],
         *,
         pin_factory: Any,
-        bounce_time: float | None = None,
+        bounce_time: float = DEFAULT_BOUNCE,
+        hold_time: float = DEFAULT_HOLD,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if bounce_time < 0:
+            raise ValueError(f"bounce_time must be >= 0 seconds, got {bounce_time!r}")
+        if hold_time <= bounce_time:
+            raise ValueError(f"hold_time ({hold_time!r} s) must be longer than bounce_time ({bounce_time!r} s)")
         self._on_press = on_press
-        self.buttons: dict[str, Button] = {}
+        self._bounce = bounce_time
+        self._hold = hold_time
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._contacts: dict[PinSpec, _Contact] = {}
+        self._names: dict[str, PinSpec] = {}
         try:
-            for name, pin in pins.items():
-                button = Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
-                button.when_pressed = lambda _b=None, _n=name: self._on_press(_n)
-                self.buttons[name] = button
+            for pin, names in pins.items():
+                short, long = (names, None) if isinstance(names, str) else names
+                if short is None and long is None:
+                    raise ValueError(f"pin {pin!r}: give a short-press name, a long-press name or both")
+                for n in (short, long):
+                    if n is None:
+                        continue
+                    if not isinstance(n, str) or not n:
+                        raise ValueError(f"pin {pin!r}: logical names must be non-empty strings, got {n!r}")
+                    if n in self._names:
+                        raise ValueError(f"logical name {n!r} is on pins {self._names[n]!r} and {pin!r}")
+                    self._names[n] = pin
+                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                contact = _Contact(short, long, button)
+                button.when_pressed = lambda _d=None, c=contact: self._edge(c, True)
+                button.when_released = lambda _d=None, c=contact: self._edge(c, False)
+                self._contacts[pin] = contact
         except Exception:
             self.close()
             raise
 
-    def pin(self, name: str) -> Any:
-        """The gpiozero pin object behind a button (``drive_low()`` presses a mock pin)."""
-        return self.buttons[name].pin
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every logical name this keypad can report."""
+        return tuple(self._names)
+
+    def pin_of(self, name: str) -> Any:
+        """The gpiozero pin behind a logical name (``drive_low()`` presses a mock pin)."""
+        if name not in self._names:
+            raise KeyError(f"no button {name!r}; buttons: {sorted(self._names)}")
+        return self._contacts[self._names[name]].button.pin
 
     def press(self, name: str) -> None:
-        """Press and release a button of a mock keypad (simulation and the web page)."""
-        if name not in self.buttons:
-            raise KeyError(f"no button {name!r}; buttons: {sorted(self.buttons)}")
-        pin = self.pin(name)
-        pin.drive_low()
-        pin.drive_high()
+        """Report ``name`` as pressed (simulation and the web page; no contact, no debounce)."""
+        if name not in self._names:
+            raise KeyError(f"no button {name!r}; buttons: {sorted(self._names)}")
+        self._on_press(name)
+
+    def poll(self) -> None:
+        """Report long presses that have reached ``hold_time`` while still held."""
+        now = self._clock()
+        due = []
+        with self._lock:
+            for c in self._contacts.values():
+                if c.pressed and c.long and not c.long_sent and now - c.pressed_at >= self._hold:
+                    c.long_sent = True
+                    due.append(c.long)
+        for name in due:
+            self._on_press(name)
+
+    def _edge(self, c: _Contact, pressed: bool) -> None:
+        now = self._clock()
+        report = None
+        with self._lock:
+            if pressed == c.pressed or now - c.last_change < self._bounce:
+                return  # no change, or contact bounce after an accepted change
+            c.pressed = pressed
+            c.last_change = now
+            if pressed:
+                c.pressed_at = now
+                c.long_sent = False
+                if c.long is None:
+                    report = c.short
+            elif c.long is not None and not c.long_sent:
+                report = c.long if now - c.pressed_at >= self._hold else c.short
+        if report is not None:
+            self._on_press(report)
 
     def close(self) -> None:
-        for b in self.buttons.values():
-            b.close()
-        self.buttons.clear()
+        for c in self._contacts.values():
+            c.button.close()
+        self._contacts.clear()
+        self._names.clear()
+
+    def __enter__(self) -> "Keypad":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# The timekeeper's keypad (docs/keypad.md): BCM pin -> (short press, long press).
+TIMEKEEPER_PINS: Mapping[int, Names] = {
+    17: ("start_stop", "next_period"),
+    27: ("goal_home", None),
+    22: ("goal_away", None),
+    5: ("foul_home", "send_off_home"),
+    6: ("foul_away", "send_off_away"),
+    13: ("timeout_home", None),
+    19: ("timeout_away", None),
+    26: ("four_seconds", "four_seconds_cancel"),
+    20: ("horn", "timeout_end"),
+    21: (None, "undo"),
+}
+HORN_RELAY_PIN = 16  # BCM; see firmware_bridge/horn.py

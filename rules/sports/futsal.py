@@ -1,9 +1,14 @@
-"""Futsal match clock (FIFA Futsal Laws, 000:111-1155 / 001:233-757).
+"""Futsal timekeeper and foul board (FIFA Futsal Laws, 000:111-1155 / 001:233-757), and
+the older FIFA mini-football rules (003:1-59).
 
-Two halves of stopped time (20 minutes by default); the timekeeper starts and
-stops the clock; the clock stops by itself at the end of a half (a ``period_end``
-injected by the timer at the exact instant) and the horn sounds. Goals and
-accumulated fouls per team and half.
+Two halves of 20 minutes of stopped time; the timekeeper starts and stops the clock;
+the clock stops by itself at the end of a half (``period_end`` injected at the exact
+instant) and the horn sounds. Half-time counts down 15 minutes. One 1-minute time-out
+per team and half (none in extra time), 2-minute send-off timers on playing time (four
+at once, ended early by a goal of the side with more players, Law 12), accumulated
+fouls per team and half with the 5th signalled and every foul from the 6th flagged as
+a 10 m kick (the 2nd half's fouls carry into extra time), extra time 2 x 5 min and
+kicks from the 6 m mark, the 4-second count on the shot clock, and the match report.
 
 >>> from rules import Session
 >>> s = Session.start({"game": "futsal", "players": ["Home", "Away"]})
@@ -15,180 +20,92 @@ accumulated fouls per team and half.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from ..clock import Clock, fmt_clock, fmt_countdown
-from ..events import Event, Opt, integer, text
-from ..game import Game, Option
+from ..game import Option
+from .match import (
+    CARD_EVENTS,
+    CLOCK_EVENTS,
+    FUTSAL_EVENTS,
+    GOAL_EVENTS,
+    KICK_EVENTS,
+    TIMEKEEPER_KEYPAD,
+    FieldSport,
+    Rules,
+    merged,
+)
 
-TEAMS = ("home", "away")
-PERIODS = ("1st half", "half-time", "2nd half", "full time")
+FUTSAL_OPTIONS: tuple[Option, ...] = (
+    Option("half_minutes", 20, "length of a half, minutes of stopped time", lo=1, hi=45),
+    Option("halftime_minutes", 15, "half-time break countdown, minutes (the Laws: at most 15)", lo=0, hi=30),
+    Option("count", "up", "the match clock counts up or down", choices=("up", "down")),
+    Option("tenths_last_minute", True, "show the time left in tenths of a second in the last minute"),
+    Option("timeouts_per_half", 1, "time-outs per team and half (not carried over; none in extra time)", lo=0, hi=3),
+    Option("timeout_seconds", 60, "length of a time-out, seconds", lo=10, hi=180),
+    Option("sendoff_seconds", 120, "a send-off's penalty, seconds of playing time (0: no timer)", lo=0, hi=600),
+    Option("free_fouls", 5, "accumulated fouls per half before every further foul gives a 10 m kick (0: none)",
+           lo=0, hi=20),
+    Option("four_seconds", 4, "length of the restart / goalkeeper count, seconds", lo=1, hi=30),
+    Option("extra_time", False, "a drawn match goes to extra time (competition rules)"),
+    Option("et_half_minutes", 5, "length of a half of extra time, minutes", lo=1, hi=20),
+    Option("kicks_from_mark", False, "a drawn match (after extra time, if any) goes to kicks from the 6 m mark"),
+    Option("kicks_each", 5, "kicks each before sudden death", lo=1, hi=10),
+)
 
 
-@dataclass(frozen=True)
-class Team:
-    name: str
-    score: int = 0
-    fouls: int = 0
+def futsal_rules(options: Mapping[str, Any]) -> Rules:
+    return Rules(
+        half_seconds=options["half_minutes"] * 60.0,
+        break_seconds=options["halftime_minutes"] * 60.0 or None,
+        count_down=options["count"] == "down",
+        tenths_last_minute=options["tenths_last_minute"],
+        auto_end=True,
+        timeouts_per_half=options["timeouts_per_half"],
+        timeout_seconds=float(options["timeout_seconds"]),
+        sendoff_seconds=float(options["sendoff_seconds"]),
+        full_strength=5,
+        min_players=3,
+        count_fouls=True,
+        free_fouls=options["free_fouls"],
+        shot_seconds=float(options["four_seconds"]),
+        extra_time=options["extra_time"],
+        et_seconds=options["et_half_minutes"] * 60.0,
+        et_break_seconds=None,  # the Laws give no break before extra time
+        kicks=options["kicks_from_mark"],
+        kicks_each=options["kicks_each"],
+        max_substitutions=None,  # unlimited flying substitutions, players may return
+    )
 
 
-@dataclass(frozen=True)
-class FutsalState:
-    home: Team
-    away: Team
-    clock: Clock
-    period: int = 0  # index into PERIODS
-    horn_until: float | None = None  # the horn sounds until this time
-    half_seconds: float = 1200.0
-    count_down: bool = False
-    tenths_last_minute: bool = True
-
-    def team(self, side: str) -> Team:
-        return self.home if side == "home" else self.away
-
-
-class Futsal(Game[FutsalState]):
+class Futsal(FieldSport):
     name = "futsal"
     title = "Futsal"
-    native = "Футзал"
-    family = "sports"
+    native = "Футзал (міні-футбол)"
     source = "000:111-1155"
-    min_players = 2
-    max_players = 2
-    options = (
-        Option("half_minutes", 20, "length of a half, minutes of stopped time", lo=1, hi=45),
-        Option("count", "up", "the match clock counts up or down", choices=("up", "down")),
-        Option("tenths_last_minute", True, "show tenths of a second in the last minute"),
+    options = FUTSAL_OPTIONS
+    events = merged(CLOCK_EVENTS, GOAL_EVENTS, CARD_EVENTS, KICK_EVENTS, FUTSAL_EVENTS)
+    keypad = TIMEKEEPER_KEYPAD
+
+    def make_rules(self, options: Mapping[str, Any]) -> Rules:
+        return futsal_rules(options)
+
+
+class MiniFootball(Futsal):
+    """The older FIFA mini-football rules (003): pitch, ball and players only.
+
+    Everything else is the futsal clock (RULES.md §5.2). The older rules have no
+    second penalty mark, so by default fouls are counted without 10 m kicks
+    (``free_fouls`` 0); the abandonment threshold (fewer than two outfield players)
+    is the same three players as futsal's.
+    """
+
+    name = "mini-football"
+    title = "Mini-football (older FIFA rules)"
+    native = "Міні-футбол"
+    source = "003:1-59"
+    options = tuple(
+        Option(o.name, 0, o.help, lo=o.lo, hi=o.hi) if o.name == "free_fouls" else o for o in FUTSAL_OPTIONS
     )
-    events = {
-        "clock_start": {},
-        "clock_stop": {},
-        "clock_toggle": {},
-        "period_end": {},
-        "next_period": {},
-        "goal": {"team": text(choices=TEAMS), "player": Opt(integer(0, 99))},
-        "foul": {"team": text(choices=TEAMS), "player": Opt(integer(0, 99))},
-        "horn": {},
-    }
-    keypad = {
-        "start_stop": {"type": "clock_toggle"},
-        "goal_home": {"type": "goal", "team": "home"},
-        "goal_away": {"type": "goal", "team": "away"},
-        "foul_home": {"type": "foul", "team": "home"},
-        "foul_away": {"type": "foul", "team": "away"},
-        "next_period": {"type": "next_period"},
-        "horn": {"type": "horn"},
-    }
-    HORN_SECONDS = 2.0
-
-    def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> FutsalState:
-        home, away = self.check_players(players)
-        half = options["half_minutes"] * 60.0
-        return FutsalState(
-            Team(home),
-            Team(away),
-            Clock(limit=half),
-            half_seconds=half,
-            count_down=options["count"] == "down",
-            tenths_last_minute=options["tenths_last_minute"],
-        )
-
-    def describe(self, state: FutsalState) -> str:
-        return f"{PERIODS[state.period]}, {state.home.score}-{state.away.score}"
-
-    def _now(self, event: Event, state: FutsalState) -> float:
-        if event.t is None:
-            raise self.illegal(event, state, "a clock event needs its time 't'")
-        return event.t
-
-    def _apply(self, state: FutsalState, event: Event) -> FutsalState:
-        kind = event.type
-        if kind == "clock_toggle":
-            kind = "clock_stop" if state.clock.running else "clock_start"
-        if kind == "clock_start":
-            now = self._now(event, state)
-            if state.period not in (0, 2):
-                raise self.illegal(event, state, f"the clock does not run during {PERIODS[state.period]}")
-            if state.clock.expired(now):
-                raise self.illegal(event, state, "the half is over; call next_period")
-            if state.clock.running:
-                raise self.illegal(event, state, "the clock is already running")
-            return replace(state, clock=state.clock.start(now))
-        if kind == "clock_stop":
-            now = self._now(event, state)
-            if not state.clock.running:
-                raise self.illegal(event, state, "the clock is not running")
-            return replace(state, clock=state.clock.stop(now))
-        if kind == "period_end":
-            now = self._now(event, state)
-            if not state.clock.expired(now) or state.period not in (0, 2):
-                raise self.illegal(event, state, "the half has not reached its end")
-            end = state.clock.expires_at() or now
-            return replace(
-                state,
-                clock=state.clock.stop(end),
-                period=state.period + 1,
-                horn_until=end + self.HORN_SECONDS,
-            )
-        if kind == "next_period":
-            if state.period != 1:
-                raise self.illegal(event, state, "next_period starts the 2nd half after half-time")
-            return replace(state, period=2, clock=Clock(limit=state.half_seconds), home=replace(state.home, fouls=0), away=replace(state.away, fouls=0))
-        if kind == "horn":
-            now = self._now(event, state)
-            return replace(state, horn_until=now + self.HORN_SECONDS)
-        side = event["team"]
-        team = state.team(side)
-        if state.period not in (0, 2):
-            raise self.illegal(event, state, f"no {kind} during {PERIODS[state.period]}")
-        if kind == "goal":
-            team = replace(team, score=team.score + 1)
-        else:
-            team = replace(team, fouls=team.fouls + 1)
-        return replace(state, home=team) if side == "home" else replace(state, away=team)
-
-    def due_events(self, state: FutsalState, now: float) -> tuple[Event, ...]:
-        if state.clock.running and state.clock.expired(now):
-            return (Event("period_end", {}, t=state.clock.expires_at()),)
-        return ()
-
-    def on_restart(self, state: FutsalState, t: float) -> tuple[Event, ...]:
-        # a running clock comes back stopped at its last journalled value
-        if state.clock.running:
-            return (Event("clock_stop", {}, t=t, source="restore"),)
-        return ()
-
-    def view(self, state: FutsalState, now: float) -> dict[str, Any]:
-        elapsed = state.clock.elapsed(now)
-        left = state.half_seconds - elapsed
-        tenths = state.tenths_last_minute and left < 60.0 and state.period in (0, 2)
-        if tenths:  # "SS.t": the last minute shows what is left, in tenths
-            shown = fmt_countdown(left, True)
-        else:
-            shown = fmt_countdown(left) if state.count_down else fmt_clock(elapsed)
-        return {
-            "players": [state.home.name, state.away.name],
-            "turn": None,
-            "clock": shown,
-            "clock_seconds": round(elapsed, 3),
-            "clock_running": state.clock.running and not state.clock.expired(now),
-            "period": PERIODS[state.period],
-            "home": self._team_view(state.home),
-            "away": self._team_view(state.away),
-            "horn": state.horn_until is not None and now < state.horn_until,
-            "winner": self._winner(state),
-        }
-
-    @staticmethod
-    def _team_view(team: Team) -> dict[str, Any]:
-        return {"name": team.name, "score": team.score, "fouls": team.fouls}
-
-    @staticmethod
-    def _winner(state: FutsalState) -> str | None:
-        if state.period != 3 or state.home.score == state.away.score:
-            return None
-        return state.home.name if state.home.score > state.away.score else state.away.name
 
 
-GAMES = (Futsal(),)
+GAMES = (Futsal(), MiniFootball())

@@ -1,0 +1,134 @@
+"""The match report: what the timekeeper and the third referee record (Law 7), as data
+and as a printable HTML page. Both are pure functions of the game state.
+
+>>> from rules import Session
+>>> s = Session.start({"game": "futsal", "players": ["Home", "Away"]})
+>>> for e in ({"type": "clock_start", "t": 0}, {"type": "goal", "team": "away", "player": 9, "t": 61},
+...           {"type": "clock_stop", "reason": "goal", "t": 62}):
+...     _ = s.submit(e)
+>>> r = match_report(s.game, s.state)
+>>> r["score"], r["goals"][0]["player"], r["goals"][0]["clock"]
+('0-1', 9, '01:01')
+>>> "<table" in report_html(r)
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from ..clock import fmt_clock
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .match import FieldSport, MatchState
+
+SECTIONS = (
+    ("goals", ("goal",)),
+    ("fouls", ("foul",)),
+    ("cards", ("yellow", "red")),
+    ("timeouts", ("timeout", "timeout_end")),
+    ("stoppages", ("stoppage",)),
+    ("substitutions", ("substitution",)),
+    ("kicks", ("kick",)),
+    ("clock_edits", ("clock_edit",)),
+    ("periods", ("period_start", "period_end", "added_time", "abandoned")),
+)
+
+
+def match_report(game: "FieldSport", state: "MatchState") -> dict[str, Any]:
+    """The report as JSON-able data: teams, result, and every record by section."""
+    records = [r.to_dict() for r in state.records]
+    result = game.result(state)
+    out: dict[str, Any] = {
+        "game": game.name,
+        "title": game.title,
+        "home": state.home.name,
+        "away": state.away.name,
+        "score": f"{state.home.score}-{state.away.score}",
+        "period": state.current.name,
+        "result": result,
+        "winner": state.side(result).name if result in ("home", "away") else None,
+    }
+    for name, kinds in SECTIONS:
+        out[name] = [r for r in records if r["kind"] in kinds]
+    # Law 14: the first five accumulated fouls of each team and half go in the report;
+    # we keep them all, numbered per half.
+    out["fouls_by_half"] = _fouls_by_half(out["fouls"])
+    secs = state.rules.sendoff_seconds
+    out["send_offs"] = [
+        {
+            "team": p.team,
+            "player": p.player,
+            "from": fmt_clock(p.start),
+            "until": fmt_clock(p.ended) if p.ended is not None else None,
+            "ended_by": p.ended_by,
+            "length_seconds": secs,
+        }
+        for p in state.penalties
+    ]
+    out["kicks_record"] = {
+        "home": list(state.home.kicks),
+        "away": list(state.away.kicks),
+    }
+    return out
+
+
+def _fouls_by_half(fouls: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for f in fouls:
+        half = out.setdefault(f["period"], {"home": 0, "away": 0})
+        half[f["team"]] += 1
+    return out
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return escape(str(value))
+
+
+def report_html(report: dict[str, Any]) -> str:
+    """A self-contained printable page for :func:`match_report`'s data."""
+    title = f"{report['home']} {report['score']} {report['away']}"
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(report['title'])}: {escape(title)}</title>",
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}"
+        "td,th{border:1px solid #444;padding:2px 8px;text-align:left}@media print{h2{page-break-after:avoid}}"
+        "</style></head><body>",
+        f"<h1>{escape(report['title'])}: {escape(title)}</h1>",
+        f"<p>Period: {escape(report['period'])}. Result: {_cell(report['winner'] or report['result'])}.</p>",
+    ]
+    columns = ("period", "clock", "team", "player", "detail")
+    for name, _ in SECTIONS:
+        rows = report.get(name) or []
+        if not rows:
+            continue
+        parts.append(f"<h2>{escape(name.replace('_', ' ').capitalize())}</h2><table>")
+        parts.append("<tr>" + "".join(f"<th>{c}</th>" for c in columns) + "</tr>")
+        for r in rows:
+            detail = ", ".join(
+                f"{k}: {_cell(v)}" for k, v in r.items()
+                if k not in ("kind", "t", "period", "clock", "clock_seconds", "team", "player")
+            )
+            kind = r["kind"] if name in ("cards", "timeouts", "periods") else ""
+            detail = f"{kind} {detail}".strip()
+            team = report.get(r["team"], r["team"]) if "team" in r else None
+            parts.append(
+                "<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in (r["period"], r["clock"], team, r.get("player"),
+                                                                  detail)) + "</tr>"
+            )
+        parts.append("</table>")
+    if report["send_offs"]:
+        parts.append("<h2>Send-off penalties</h2><table><tr><th>team</th><th>player</th><th>from</th>"
+                     "<th>until</th><th>ended by</th></tr>")
+        for p in report["send_offs"]:
+            parts.append("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in (
+                report[p["team"]], p["player"], p["from"], p["until"], p["ended_by"])) + "</tr>")
+        parts.append("</table>")
+    parts.append("<p>Referee: ____________ &nbsp; Second referee: ____________</p></body></html>")
+    return "\n".join(parts)
