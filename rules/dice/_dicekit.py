@@ -204,3 +204,21 @@ class DiceGame(Game[S]):
         if self.is_over(state) or not self.chance_outcomes(state):
             return None
         return Event("roll", {"dice": list(dice)}, source="camera")
+
+
+@lru_cache(maxsize=None)
+def ranked_hands(straights: bool = True, full_by_triple_only: bool = False) -> tuple[tuple[int, ...], ...]:
+    """Every five-dice hand (sorted, high first) from the lowest to the highest key."""
+    hands = {tuple(sorted(h, reverse=True)) for h in throw_distribution(5)}
+    return tuple(sorted(hands, key=lambda h: (hand_key(h, straights, full_by_triple_only), h)))
+
+
+def higher_claims(
+    previous: Sequence[int] | None, straights: bool = True, full_by_triple_only: bool = False
+) -> list[tuple[int, ...]]:
+    """Hands whose key is strictly above ``previous`` (all hands when None), lowest first."""
+    hands = ranked_hands(straights, full_by_triple_only)
+    if previous is None:
+        return list(hands)
+    floor = hand_key(previous, straights, full_by_triple_only)
+    return [h for h in hands if hand_key(h, straights, full_by_triple_only) > floor]
