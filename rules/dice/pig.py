@@ -118,6 +118,7 @@ class Pig(DiceGame[PigState]):
             "final_round": state.final_round,
             "target": state.target,
             "winner": state.winner,
+            "over": state.winner is not None,
         }
 
     def is_over(self, state: PigState) -> bool:
