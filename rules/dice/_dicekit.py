@@ -91,6 +91,11 @@ def hand_key(dice: Sequence[int], straights: bool = True, full_by_triple_only: b
     >>> hand_key((1, 2, 3, 4, 5)), hand_key((1, 2, 3, 4, 5), straights=False)
     ((4,), (0, 5, 4, 3, 2, 1))
     """
+    return _hand_key(tuple(sorted(dice)), straights, full_by_triple_only)
+
+
+@lru_cache(maxsize=4096)
+def _hand_key(dice: tuple[int, ...], straights: bool, full_by_triple_only: bool) -> tuple[int, ...]:
     counts = Counter(dice)
     # groups ordered by size then face, both descending
     groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
@@ -211,6 +216,12 @@ def ranked_hands(straights: bool = True, full_by_triple_only: bool = False) -> t
     """Every five-dice hand (sorted, high first) from the lowest to the highest key."""
     hands = {tuple(sorted(h, reverse=True)) for h in throw_distribution(5)}
     return tuple(sorted(hands, key=lambda h: (hand_key(h, straights, full_by_triple_only), h)))
+
+
+def has_higher(previous: Sequence[int], straights: bool = True, full_by_triple_only: bool = False) -> bool:
+    """True when some five-dice hand ranks above ``previous``."""
+    top = ranked_hands(straights, full_by_triple_only)[-1]
+    return hand_key(top, straights, full_by_triple_only) > hand_key(previous, straights, full_by_triple_only)
 
 
 def higher_claims(

@@ -42,6 +42,7 @@ from ._dicekit import (
     check_params,
     hand_key,
     hand_name,
+    has_higher,
     higher_claims,
     is_sub_multiset,
     next_seat,
@@ -143,7 +144,7 @@ class LiarsDice(DiceGame[LiarState]):
             return [{"type": "claim", "dice": list(h)} for h in sorted(picks)]
         if state.phase == "respond":
             out: list[dict[str, Any]] = [{"type": "challenge"}]
-            if state.claim is not None and higher_claims(state.claim, state.straights, state.by_triple):
+            if state.claim is not None and has_higher(state.claim, state.straights, state.by_triple):
                 out.append({"type": "accept"})
             return out
         return []
@@ -177,7 +178,7 @@ class LiarsDice(DiceGame[LiarState]):
             raise self.illegal(event, state, "no announcement to answer")
         responder = self._responder(state)
         if kind == "accept":
-            if not higher_claims(state.claim, state.straights, state.by_triple):
+            if not has_higher(state.claim or (), state.straights, state.by_triple):
                 raise self.illegal(event, state, "nothing can exceed this announcement: challenge it")
             return replace(state, turn=responder, phase="throw", held=(), revealed=(), last_result=None)
         return self._challenge(state, responder)
