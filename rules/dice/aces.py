@@ -37,6 +37,8 @@ class AcesState:
     last_move: tuple[int, int, int, int] = (0, 0, 0, 0)  # to centre, to left, to right, kept
     loser: str | None = None
     winner: str | None = None
+    draw: tuple[int | None, ...] = ()  # the starting draw (empty without one)
+    drawing: bool = False
 
 
 class Aces(DiceGame[AcesState]):
@@ -46,29 +48,52 @@ class Aces(DiceGame[AcesState]):
     source = "000:48-50"
     min_players = 2
     max_players = 10
-    options = (Option("dice_each", 5, "dice each player starts with", lo=1, hi=10),)
+    options = (
+        Option("dice_each", 5, "dice each player starts with", lo=1, hi=10),
+        Option(
+            "draw_order",
+            False,
+            "start with a draw: each throws one die in turn, the lowest starts (the first to throw it on a tie)"
+            " and play goes clockwise (false: the listed order)",
+        ),
+    )
     events = {"roll": {"dice": dice(1, 50)}}
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> AcesState:
         names = self.check_players(players)
-        return AcesState(names, (options["dice_each"],) * len(names))
+        state = AcesState(names, (options["dice_each"],) * len(names))
+        if options["draw_order"]:
+            state = replace(state, draw=(None,) * len(names), drawing=True)
+        return state
 
     def describe(self, state: AcesState) -> str:
         if state.loser:
             return f"lost by {state.loser}"
+        if state.drawing:
+            return f"starting draw, {state.players[state.turn]} to throw one die"
         return f"turn {state.players[state.turn]} with {state.hands[state.turn]} dice, {state.centre} in the centre"
 
     def is_over(self, state: AcesState) -> bool:
         return state.loser is not None
 
     def chance_outcomes(self, state: AcesState) -> tuple[Outcome, ...]:
-        return () if state.loser else roll_outcomes(state.hands[state.turn])
+        if state.loser:
+            return ()
+        return roll_outcomes(1 if state.drawing else state.hands[state.turn])
 
     def _apply(self, state: AcesState, event: Event) -> AcesState:
         if state.loser is not None:
             raise self.illegal(event, state, f"the game is over, {state.loser} lost")
         thrown = event["dice"]
         me = state.turn
+        if state.drawing:
+            if len(thrown) != 1:
+                raise self.illegal(event, state, f"the starting draw: throw one die, got {len(thrown)}")
+            draw = tuple(thrown[0] if k == me else d for k, d in enumerate(state.draw))
+            if me + 1 < len(state.players):
+                return replace(state, draw=draw, turn=me + 1, dice=thrown)
+            low = min(d or 0 for d in draw)
+            return replace(state, draw=draw, drawing=False, turn=draw.index(low), dice=thrown)
         if len(thrown) != state.hands[me]:
             raise self.illegal(event, state, f"throw all {state.hands[me]} dice in hand, got {len(thrown)}")
         n = len(state.players)
@@ -99,6 +124,8 @@ class Aces(DiceGame[AcesState]):
             "centre": state.centre,
             "dice": list(state.dice),
             "last_move": {"centre": c, "left": lft, "right": r, "kept": k},
+            "draw": list(state.draw),
+            "phase": "over" if state.loser else ("draw" if state.drawing else "play"),
             "loser": state.loser,
             "winner": state.winner,
             "over": state.loser is not None,

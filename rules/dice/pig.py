@@ -40,6 +40,10 @@ class PigState:
     winner: str | None = None
     target: int = 100
     finish_round: bool = True
+    starter: int = 0  # who opens each round (set by the starting draw)
+    draw: tuple[int | None, ...] = ()  # starting-draw throws (empty without a draw)
+    draw_pool: tuple[int, ...] = ()  # players of the current draw pass
+    drawing: tuple[int, ...] = ()  # players still to throw in it
 
 
 class Pig(DiceGame[PigState]):
@@ -58,6 +62,12 @@ class Pig(DiceGame[PigState]):
             "when someone reaches the target, the round is completed so all have had as many series;"
             " the highest score wins and a tie plays further rounds (false: the first to bank the target wins)",
         ),
+        Option(
+            "draw_order",
+            False,
+            "start with a draw: each throws one die, the lowest starts and play goes clockwise from him,"
+            " ties for the lowest throw again [REC] (false: the listed order)",
+        ),
     )
     events = {"roll": {"dice": dice(1, 1)}, "stop": {}}
     keypad = {"stop": {"type": "stop"}}
@@ -69,16 +79,25 @@ class Pig(DiceGame[PigState]):
             scores=(0,) * len(names),
             target=options["target"],
             finish_round=options["finish_round"],
+            draw=(None,) * len(names) if options["draw_order"] else (),
+            draw_pool=tuple(range(len(names))) if options["draw_order"] else (),
+            drawing=tuple(range(len(names))) if options["draw_order"] else (),
         )
 
     def describe(self, state: PigState) -> str:
         if state.winner:
             return f"won by {state.winner}"
+        if state.drawing:
+            return f"starting draw, {state.players[state.turn]} to throw"
         return f"turn {state.players[state.turn]}, series {state.turn_total}"
 
     def _apply(self, state: PigState, event: Event) -> PigState:
         if state.winner is not None:
             raise self.illegal(event, state, f"the game is over, {state.winner} won")
+        if state.drawing:
+            if event.type != "roll":
+                raise self.illegal(event, state, "the starting draw: throw one die")
+            return self._draw(state, event["dice"][0])
         if event.type == "roll":
             (value,) = event["dice"]
             if value == 1:
@@ -96,15 +115,27 @@ class Pig(DiceGame[PigState]):
             banked = replace(banked, final_round=True)
         return self._next_turn(banked)
 
+    def _draw(self, state: PigState, value: int) -> PigState:
+        me = state.drawing[0]
+        draw = tuple(value if k == me else d for k, d in enumerate(state.draw))
+        rest = state.drawing[1:]
+        if rest:
+            return replace(state, draw=draw, drawing=rest, turn=rest[0], last_roll=value)
+        low = min(draw[k] or 0 for k in state.draw_pool)
+        tied = tuple(k for k in state.draw_pool if draw[k] == low)
+        if len(tied) > 1:  # the tied throw again
+            return replace(state, draw=draw, draw_pool=tied, drawing=tied, turn=tied[0], last_roll=value)
+        return replace(state, draw=draw, drawing=(), starter=tied[0], turn=tied[0], last_roll=None)
+
     def _next_turn(self, state: PigState) -> PigState:
         nxt = (state.turn + 1) % len(state.players)
-        if nxt == 0:  # the round is complete
+        if nxt == state.starter:  # the round is complete
             if state.final_round:
                 best = max(state.scores)
                 leaders = [p for p, s in zip(state.players, state.scores) if s == best]
                 if len(leaders) == 1:
-                    return replace(state, turn=0, winner=leaders[0])
-            return replace(state, turn=0, round=state.round + 1)
+                    return replace(state, turn=nxt, winner=leaders[0])
+            return replace(state, turn=nxt, round=state.round + 1)
         return replace(state, turn=nxt)
 
     def view(self, state: PigState, now: float) -> dict[str, Any]:
@@ -117,6 +148,9 @@ class Pig(DiceGame[PigState]):
             "round": state.round,
             "final_round": state.final_round,
             "target": state.target,
+            "phase": "over" if state.winner else ("draw" if state.drawing else "play"),
+            "draw": list(state.draw),
+            "starter": state.players[state.starter],
             "winner": state.winner,
             "over": state.winner is not None,
         }
@@ -128,7 +162,7 @@ class Pig(DiceGame[PigState]):
         return () if state.winner is not None else roll_outcomes(1)
 
     def decisions(self, state: PigState) -> list[dict[str, Any]]:
-        return [{"type": "stop"}] if state.winner is None and state.rolls else []
+        return [{"type": "stop"}] if state.winner is None and state.rolls and not state.drawing else []
 
     def odds(self, params: Mapping[str, str]) -> Mapping[str, Fraction]:
         """``refbox odds pig [--hold N]``: chance a series banks at least N (default 20)

@@ -26,3 +26,17 @@ def test_empty_hands_are_skipped_and_the_last_ace_loses():
 @pytest.mark.parametrize("players", [["A", "B"], ["A", "B", "C", "D"]])
 def test_properties(players):
     check_properties({"game": "aces", "players": players}, seeds=range(4))
+
+
+def test_starting_draw_first_of_the_lowest_starts():
+    s = Session.start({"game": "aces", "players": ["Ann", "Bob", "Cid"], "options": {"draw_order": True}})
+    for d in (5, 2, 2):
+        s.submit({"type": "roll", "dice": [d]})
+    v = s.view()
+    assert v["phase"] == "play" and v["turn"] == "Bob" and v["draw"] == [5, 2, 2]
+    v = s.submit({"type": "roll", "dice": [2, 2, 3, 3, 3]}).view()  # Bob's 2s go left, to Cid
+    assert [p["dice"] for p in v["players"]] == [5, 3, 7] and v["turn"] == "Cid"
+
+
+def test_properties_with_draw():
+    check_properties({"game": "aces", "players": ["A", "B", "C"], "options": {"draw_order": True}}, seeds=range(2))

@@ -80,3 +80,28 @@ def test_hold_at_20_self_play_agrees_with_simulation():
 @pytest.mark.parametrize("options", [{"target": 30}, {"target": 20, "finish_round": False}])
 def test_properties(options):
     check_properties({"game": "pig", "players": ["A", "B", "C"], "options": options})
+
+
+def test_starting_draw_lowest_starts_ties_throw_again():
+    from rules import IllegalEvent, Session
+
+    s = Session.start({"game": "pig", "players": ["Ann", "Bob", "Cid"], "options": {"draw_order": True}})
+    for v in (4, 2, 2):
+        s.submit({"type": "roll", "dice": [v]})
+    v = s.view()
+    assert v["phase"] == "draw" and v["turn"] == "Bob"  # Bob and Cid tied lowest
+    with pytest.raises(IllegalEvent, match=r"\(pig, starting draw, Bob to throw\): the starting draw"):
+        s.submit({"type": "stop"})
+    s.submit({"type": "roll", "dice": [5]}).submit({"type": "roll", "dice": [3]})
+    v = s.view()
+    assert v["phase"] == "play" and v["starter"] == "Cid"
+    assert v["turn"] == "Cid" and v["turn_total"] == 0 and v["dice"] == []
+    s.submit({"type": "roll", "dice": [6]}).submit({"type": "stop"})  # Cid, then Ann, Bob; round 2 opens with Cid
+    s.submit({"type": "roll", "dice": [1]}).submit({"type": "roll", "dice": [1]})
+    v = s.view()
+    assert v["turn"] == "Cid" and v["round"] == 2
+
+
+@pytest.mark.parametrize("players", [["A", "B"], ["A", "B", "C"]])
+def test_properties_with_draw(players):
+    check_properties({"game": "pig", "players": players, "options": {"target": 20, "draw_order": True}}, seeds=range(3))
