@@ -4,10 +4,11 @@ Two players (the text's usual game). The leader throws five dice under his cup
 (up to ``max_throws``, keeping dice between throws) and names a combination
 (``claim``), true or invented. The opponent either calls "Bluff!"
 (``challenge``): a caught bluff loses the game for the leader, and a call on a
-true claim loses it for the caller [REC]; or ``accept``\\ s and throws a reply (up
-to ``max_throws``, ``keep``/``stop`` as the leader), after which the leader
-uncovers: a better reply wins, anything else (a tie too [REC]) loses. The reply
-is compared with the revealed dice [REC] or with the claim (``compare``). A
+true claim loses it for the caller [REC] (``true_claim_called=replay`` replays the
+game instead); or he ``accept``\ s and throws a reply (up to ``max_throws``,
+``keep``/``stop`` as the leader), after which the leader uncovers: a better reply
+wins, anything else loses (a tie goes to the leader [REC], option ``tie``). The
+reply is compared with the revealed dice [REC] or with the claim (``compare``). A
 claim is true when the revealed hand ranks at least as high. Combinations follow
 the poker-dice ranking [REC] (``ranking``). The leader alternates each game; the
 match is best of ``best_of`` games.
@@ -53,6 +54,8 @@ class BluffState:
     max_throws: int
     compare_claim: bool
     best_of: int
+    true_call_replays: bool = False
+    tie_to_leader: bool = True
     wins: tuple[int, int] = (0, 0)
     game_no: int = 1
     leader: int = 0
@@ -89,6 +92,18 @@ class Bluff(DiceGame[BluffState]):
             choices=("revealed", "claim"),
         ),
         Option("best_of", 1, "games in the match; the first to win more than half wins", lo=1, hi=99),
+        Option(
+            "true_claim_called",
+            "caller_loses",
+            "a 'Bluff!' call on a true claim (not covered by the text): the caller loses [REC], or the game is replayed",
+            choices=("caller_loses", "replay"),
+        ),
+        Option(
+            "tie",
+            "leader",
+            "a reply equal to the leader's hand: the leader wins [REC] (the reply must beat him) or the replier does",
+            choices=("leader", "replier"),
+        ),
     )
     events = {
         "roll": {"dice": dice(1, DICE)},
@@ -107,6 +122,8 @@ class Bluff(DiceGame[BluffState]):
             options["max_throws"],
             options["compare"] == "claim",
             options["best_of"],
+            options["true_claim_called"] == "replay",
+            options["tie"] == "leader",
         )
 
     def key(self, state: BluffState, hand: Sequence[int]) -> tuple[int, ...]:
@@ -189,11 +206,23 @@ class Bluff(DiceGame[BluffState]):
         leader = state.players[state.leader]
         if bluffed:
             return self._game_won(state, 1 - state.leader, f"{leader} bluffed and was caught")
+        if state.true_call_replays:
+            return replace(
+                state,
+                phase="lead",
+                throws=0,
+                held=(),
+                revealed=state.cup,
+                cup=(),
+                claim=None,
+                last_result=f"game {state.game_no}: {leader}'s claim was true; the game is replayed",
+            )
         return self._game_won(state, state.leader, f"{leader}'s claim was true: the caller loses")
 
     def _settle_reply(self, state: BluffState) -> BluffState:
         target = state.claim if state.compare_claim and state.claim else state.cup
-        if self.key(state, state.reply) > self.key(state, target):
+        mine, theirs = self.key(state, state.reply), self.key(state, target)
+        if mine > theirs or (mine == theirs and not state.tie_to_leader):
             return self._game_won(state, 1 - state.leader, "the reply was better")
         return self._game_won(state, state.leader, "the reply did not beat the leader")
 

@@ -32,6 +32,7 @@ class ChicagoState:
     players: tuple[str, ...]
     scores: tuple[int, ...]
     mode: str
+    rotate: bool = True
     round: int = 1
     starter: int = 0
     turn: int = 0
@@ -58,12 +59,13 @@ class Chicago(DiceGame[ChicagoState]):
             "each_player_one_throw: one throw each per round, every hit scores",
             choices=("first_hit", "each_player_one_throw"),
         ),
+        Option("rotate_start", True, "the starting player moves one seat each round [REC] (false: always the first)"),
     )
     events = {"roll": {"dice": dice(2, 2)}}
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any]) -> ChicagoState:
         names = self.check_players(players)
-        return ChicagoState(names, (0,) * len(names), options["mode"])
+        return ChicagoState(names, (0,) * len(names), options["mode"], options["rotate_start"])
 
     def describe(self, state: ChicagoState) -> str:
         if state.over:
@@ -96,7 +98,7 @@ class Chicago(DiceGame[ChicagoState]):
         if state.round == ROUNDS:
             top = leaders(state.players, scores)
             return replace(state, over=True, winner=top[0] if len(top) == 1 else None, tied=tuple(top) if len(top) > 1 else ())
-        starter = (state.starter + 1) % n
+        starter = (state.starter + 1) % n if state.rotate else 0
         return replace(state, round=state.round + 1, starter=starter, turn=starter, thrown=0)
 
     def view(self, state: ChicagoState, now: float) -> dict[str, Any]:

@@ -65,3 +65,11 @@ def test_odds():
 @pytest.mark.parametrize("options", [{}, {"max_throws": 3, "best_of": 5, "compare": "claim", "ranking": "indian"}])
 def test_properties(options):
     check_properties({"game": "bluff", "players": ["A", "B"], "options": options}, seeds=range(4))
+
+
+def test_options_for_a_called_true_claim_and_ties():
+    v = play(start(true_claim_called="replay"), R(6, 6, 6, 1, 2), C(6, 6, 1, 2, 3), CHALLENGE)
+    assert v["winner"] is None and v["game_no"] == 1 and v["phase"] == "lead" and v["turn"] == "Ann"
+    assert "replayed" in v["last_result"]
+    v = play(start(tie="replier"), R(4, 4, 1, 2, 3), C(4, 4, 1, 2, 3), ACCEPT, R(4, 4, 3, 2, 1))
+    assert v["winner"] == "Bob"

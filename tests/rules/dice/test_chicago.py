@@ -39,3 +39,9 @@ def test_odds():
 @pytest.mark.parametrize("options", [{}, {"mode": "each_player_one_throw"}])
 def test_properties(options):
     check_properties({"game": "chicago", "players": ["A", "B", "C"], "options": options}, seeds=range(3))
+
+
+def test_fixed_starting_player():
+    s = Session.start({"game": "chicago", "players": ["A", "B"], "options": {"rotate_start": False}})
+    v = s.submit({"type": "roll", "dice": [1, 1]}).view()
+    assert v["round"] == 2 and v["turn"] == "A"
