@@ -5,7 +5,7 @@ Two players (the text's usual game). The leader throws five dice under his cup
 (``claim``), true or invented. The opponent either calls "Bluff!"
 (``challenge``): a caught bluff loses the game for the leader, and a call on a
 true claim loses it for the caller [REC] (``true_claim_called=replay`` replays the
-game instead); or he ``accept``\ s and throws a reply (up to ``max_throws``,
+game instead); or he ``accept``\\ s and throws a reply (up to ``max_throws``,
 ``keep``/``stop`` as the leader), after which the leader uncovers: a better reply
 wins, anything else loses (a tie goes to the leader [REC], option ``tie``). The
 reply is compared with the revealed dice [REC] or with the claim (``compare``). A
