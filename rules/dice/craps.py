@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from ..events import Event, dice
 from ..game import Option
-from ._dicekit import DiceGame, Outcome, check_params, leaders, roll_outcomes, sum_distribution
+from ._dicekit import DiceGame, Outcome, check_params, int_param, leaders, roll_outcomes, sum_distribution
 
 LOSING = {"2-3-12": (2, 3, 12), "2-8-12": (2, 8, 12)}
 
@@ -169,8 +169,8 @@ class Craps(DiceGame[CrapsState]):
         out = {"pass_line_win": pass_line_win(LOSING[key]), "come_out_win": dist[7] + dist[11]}
         out["come_out_lose"] = sum((dist[t] for t in LOSING[key]), Fraction(0))
         if "point" in params:
-            point = int(params["point"])
-            if point in (7,) or point not in dist or point in LOSING[key] or point == 11:
+            point = int_param(params, "point", 4, 2, 12)
+            if point in (7, 11) or point in LOSING[key]:
                 raise ValueError(f"--point must be a point sum, got {params['point']!r}")
             out["make_point"] = dist[point] / (dist[point] + dist[7])
         return out

@@ -208,7 +208,7 @@ def first_player_wins(target: int = 100, hold: int | None = None) -> float:
     return _pig_table(target, hold)[0][0][0]
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)  # a table to 100 holds ~250k floats
 def _pig_table(target: int, hold: int | None) -> list[list[list[float]]]:
     """``P[i][j][k]``: the mover's winning chance with score i, opponent j, series k."""
     T = target
