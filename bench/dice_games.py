@@ -38,8 +38,8 @@ GAMES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any]]] = {
     "chicago": (["A", "B", "C"], {}, {}),
     "sea-dice": (["A", "B"], {}, {}),
     "buck-dice": (["A", "B", "C"], {}, {"exact_15": True}),
-    "high-dice": (["A", "B"], {"games": 5}, {"games": 1000, "extra_throws": 2}),
-    "bank-on-dice": (["A", "B", "C"], {"rounds": 5}, {"rounds": 1000}),
+    "high-dice": (["A", "B"], {"games": 5}, {"games": 5000, "extra_throws": 2}),
+    "bank-on-dice": (["A", "B", "C"], {"rounds": 5}, {"rounds": 5000}),
     "liars-dice": (["A", "B", "C"], {}, {"stakes_per_player": 100}),
     "bluff": (["A", "B"], {"best_of": 3}, {"best_of": 99, "max_throws": 3}),
 }

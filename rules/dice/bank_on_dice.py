@@ -59,7 +59,7 @@ class BankOnDice(DiceGame[BankState]):
     min_players = 2
     max_players = 10
     options = (
-        Option("rounds", 1, "rounds (throws) in the game [REC]", lo=1, hi=1000),
+        Option("rounds", 1, "rounds (throws) in the game [REC]", lo=1, hi=100_000),
         Option("stake", 1, "stake of a bet when the bet names no amount", lo=1, hi=1_000_000),
     )
     events = {

@@ -76,7 +76,7 @@ class HighDice(DiceGame[HighState]):
             "what the banker pays when the punter wins on throw k > 1: one stake [REC] or k stakes",
             choices=("one_stake", "throws"),
         ),
-        Option("games", 1, "games in the session; the best balance wins [REC]", lo=1, hi=1000),
+        Option("games", 1, "games in the session; the best balance wins [REC]", lo=1, hi=100_000),
     )
     events = {"roll": {"dice": dice(2, 2)}, "stop": {}, "bet": {"amount": integer(1, 1_000_000)}}
     keypad = {"stop": {"type": "stop"}}
