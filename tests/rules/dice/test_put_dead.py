@@ -32,3 +32,23 @@ def test_odds_exact_expectation():
 @pytest.mark.parametrize("options", [{}, {"turns_per_player": 3}])
 def test_properties(options):
     check_properties({"game": "put-dead", "players": ["A", "B", "C"], "options": options})
+
+
+def test_expected_turn_matches_brute_force_enumeration():
+    from itertools import product
+
+    from rules.dice.put_dead import expected_turn
+
+    E = {0: Fraction(0)}
+    for n in range(1, 4):
+        a = b = Fraction(0)  # E(n) = a + b E(n)
+        for throw in product(range(1, 7), repeat=n):
+            p = Fraction(1, 6**n)
+            dead = sum(d in (2, 5) for d in throw)
+            if dead:
+                a += p * E[n - dead]
+            else:
+                a += p * sum(throw)
+                b += p
+        E[n] = a / (1 - b)
+        assert expected_turn(n) == E[n]
