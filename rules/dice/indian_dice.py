@@ -184,10 +184,12 @@ class IndianDice(DiceGame[IndianState]):
             return replace(state, participants=tied, pos=0, first_throws=None, hands=(), playoff=True)
         (won,) = tied
         wins = tuple(w + (k == won) for k, w in enumerate(state.rounds_won))
-        two = len(self._round_players(state, state.round)) == 2 and len(state.players) > 2
+        final_pair = (
+            state.round == state.rounds >= 3 and state.third_round != "all" and len(state.players) > 2
+        )
         last_loser = None
-        if state.round == state.rounds and two:
-            last_loser = state.players[next(k for k in self._round_players(state, state.round) if k != won)]
+        if final_pair:  # the two players of the last round (a play-off keeps the same two)
+            last_loser = state.players[next(k for k in state.participants if k != won)]
         state = replace(
             state,
             rounds_won=wins,
