@@ -1,5 +1,5 @@
 import pytest
-from dice_props import check_properties
+from tests.rules.dice.dice_props import check_properties
 
 from rules import IllegalEvent, Session
 

@@ -1,7 +1,7 @@
 from fractions import Fraction
 
 import pytest
-from dice_props import check_properties
+from tests.rules.dice.dice_props import check_properties
 
 from rules import Session, get_game
 

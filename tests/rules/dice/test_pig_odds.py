@@ -4,7 +4,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from dice_props import check_properties
+from tests.rules.dice.dice_props import check_properties
 
 from rules import get_game
 from rules.dice.pig import first_player_wins
