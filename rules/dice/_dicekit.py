@@ -206,9 +206,21 @@ class DiceGame(Game[S]):
         return tuple(t for t in self.events if t in types)
 
     def from_reading(self, state: S, dice: Sequence[int]) -> Event | None:
-        if self.is_over(state) or not self.chance_outcomes(state):
+        """The roll a settled camera reading proposes, or None when no throw is due.
+
+        The camera sees the kept dice too: when the reading is the kept dice plus as
+        many as are to be thrown, the kept ones are taken out of the roll.
+        """
+        chance = self.chance_outcomes(state)
+        if self.is_over(state) or not chance:
             return None
-        return Event("roll", {"dice": list(dice)}, source="camera")
+        thrown = list(dice)
+        held = list(getattr(state, "held", ()))
+        need = len(chance[0][0]["dice"])
+        if held and len(thrown) == need + len(held) and is_sub_multiset(held, thrown):
+            for value in held:
+                thrown.remove(value)
+        return Event("roll", {"dice": thrown}, source="camera")
 
 
 @lru_cache(maxsize=None)

@@ -81,3 +81,11 @@ def test_odds():
 )
 def test_properties(options):
     check_properties({"game": "sea-dice", "players": ["A", "B"], "options": options}, seeds=range(2))
+
+
+def test_camera_reading_of_all_five_dice_takes_out_the_kept_ones():
+    s = start()
+    s.submit({"type": "roll", "dice": [6, 6, 2, 3, 6]}).submit({"type": "keep", "dice": [6, 6, 6]})
+    proposed = s.game.from_reading(s.state, [6, 1, 6, 4, 6])
+    assert proposed.to_dict() == {"type": "roll", "dice": [1, 4], "source": "camera"}
+    assert s.game.from_reading(s.state, [1, 4]).to_dict()["dice"] == [1, 4]
