@@ -76,6 +76,26 @@ def is_scoring_selection(kept: Sequence[int]) -> bool:
     return throw.points > 0 and len(throw.used) == len(kept)
 
 
+@lru_cache(maxsize=None)
+def _selections_sorted(dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    found = {
+        tuple(sorted(dice[i] for i in range(len(dice)) if mask >> i & 1))
+        for mask in range(1, 1 << len(dice))
+    }
+    return tuple(sorted(sel for sel in found if is_scoring_selection(sel)))
+
+
+def scoring_selections(dice: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+    """Every choice of dice that may be set aside from a throw (each sorted).
+
+    >>> scoring_selections((1, 2, 2, 2, 3))
+    ((1,), (1, 2, 2, 2), (2, 2, 2))
+    >>> scoring_selections((6, 6, 6, 3, 4))
+    ((6, 6, 6),)
+    """
+    return _selections_sorted(tuple(sorted(dice)))
+
+
 def remove(dice: Sequence[int], taken: Sequence[int]) -> tuple[int, ...] | None:
     """``dice`` without the multiset ``taken``; None if ``taken`` is not inside ``dice``.
 

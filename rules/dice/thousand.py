@@ -33,7 +33,14 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from ..events import Event, dice
 from ..game import BadOptions, Game, Option
-from ._thousand_scoring import best, is_scoring_selection, outcome_probabilities, remove, throw_odds
+from ._thousand_scoring import (
+    best,
+    is_scoring_selection,
+    outcome_probabilities,
+    remove,
+    scoring_selections,
+    throw_odds,
+)
 
 Pit = tuple[int, int]
 
@@ -253,7 +260,8 @@ class Thousand(Game[ThousandState]):
     def describe(self, state: ThousandState) -> str:
         if state.winner:
             return f"won by {state.winner}"
-        what = f"turn {state.players[state.turn]}, turn total {state.turn_total}"
+        pending = best(state.pending).points if state.pending else 0
+        what = f"turn {state.players[state.turn]}, turn total {state.turn_total + pending}"
         if state.pending:
             return f"{what}, throw {list(state.pending)} to set aside"
         if state.confirming:
@@ -291,6 +299,8 @@ class Thousand(Game[ThousandState]):
             raise self.illegal(event, state, f"throw {s.in_hand} dice{hint}, got {len(thrown)}")
         throw = best(thrown)
         rules, seat = s.rules, s.seats[s.turn]
+        if s.must_throw or s.confirming:  # all five are thrown again
+            s = replace(s, set_aside=())
         s = replace(s, dice=thrown, throws=s.throws + 1, must_throw=False)
         name = s.players[s.turn]
         if s.confirming:
@@ -306,8 +316,8 @@ class Thousand(Game[ThousandState]):
             return self._bust(s)
         if rules.barrel == "open" and seat.score + s.turn_total + throw.points > rules.target:
             return self._point(replace(s, turn_total=s.turn_total + throw.points))
-        if rules.keep == "all":
-            return self._set_aside(replace(s, pending=thrown), throw.used)
+        if rules.keep == "all" or len(scoring_selections(thrown)) == 1:
+            return self._set_aside(replace(s, pending=thrown), throw.used)  # nothing to choose
         return replace(s, pending=thrown)
 
     def _keep(self, state: ThousandState, event: Event) -> ThousandState:
