@@ -389,6 +389,7 @@ class Thousand(Game[ThousandState]):
             seat = replace(seat, on_barrel=True, attempts=0)
         seats[me] = seat
         if won:
+            seats[me] = replace(seat, on_barrel=False)
             return self._next_turn(replace(s, seats=tuple(seats), winner=name), tuple(notes + [f"{name} wins"]))
         if rules.overtake_penalty:
             for i, other in enumerate(seats):
@@ -438,13 +439,13 @@ class Thousand(Game[ThousandState]):
                 seat = replace(seat, bolts=0, score=seat.score - rules.bolts_penalty)
                 notes.append(f"{name}: {bolts} bolts, -{rules.bolts_penalty}")
         s = replace(s, seats=_put(s.seats, me, seat))
-        return self._failed(s, "; ".join(notes))
+        return self._failed(s, *notes)
 
-    def _failed(self, s: ThousandState, note: str) -> ThousandState:
+    def _failed(self, s: ThousandState, *why: str) -> ThousandState:
         """A turn ending with nothing recorded: opening failures and barrel attempts."""
         rules, me, name = s.rules, s.turn, s.players[s.turn]
         seat = s.seats[me]
-        notes = [note]
+        notes = list(why)
         if not seat.opened and rules.open_fail_penalty:
             fails = seat.open_fails + 1
             seat = replace(seat, open_fails=fails)
