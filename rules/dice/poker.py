@@ -25,14 +25,26 @@ combination win ("four queens beat four tens"), then the other dice [REC].
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence, TypeVar
 
 from ..events import Event, dice, integer, list_of
 from ..game import Game, Option
+
+
+T = TypeVar("T")
+
+
+def _evolve(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for these frozen states, without re-running ``__init__``
+    (several times faster; the journal replay budget is 10,000 events in 0.5 s)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 CATEGORIES = (
     "nothing",
@@ -220,7 +232,7 @@ class Poker(Game[PokerState]):
             if _minus(state.hand, held) is None:
                 raise self.illegal(event, state, f"{list(held)} is not among the dice {list(state.hand)}")
             self._check_third(state, event, held)
-            return replace(state, held=held)
+            return _evolve(state, held=held)
         return self._finish(state)
 
     def _check_third(self, state: PokerState, event: Event, held: tuple[int, ...]) -> None:
@@ -237,7 +249,7 @@ class Poker(Game[PokerState]):
         if state.throws == 0:
             if len(thrown) != 5:
                 raise self.illegal(event, state, f"the first throw is of all five dice, got {len(thrown)}")
-            return replace(state, hand=thrown, throws=1, held=None)
+            return _evolve(state, hand=thrown, throws=1, held=None)
         held = state.held if state.held is not None else ()
         if state.held is None:
             if len(thrown) != 5:
@@ -245,26 +257,26 @@ class Poker(Game[PokerState]):
             self._check_third(state, event, ())
         if len(thrown) != 5 - len(held):
             raise self.illegal(event, state, f"{list(held)} kept: throw {5 - len(held)} dice, got {len(thrown)}")
-        s = replace(state, hand=held + thrown, throws=state.throws + 1, held=None)
+        s = _evolve(state, hand=held + thrown, throws=state.throws + 1, held=None)
         if s.throws == 2:
-            s = replace(s, kept_at_second=held)
+            s = _evolve(s, kept_at_second=held)
         return self._finish(s) if s.throws == 3 else s
 
     def _finish(self, state: PokerState) -> PokerState:
         """The player accepts the hand (or used the third throw): the next player throws."""
         me = state.active[state.pos]
         hands = state.hands[:me] + (state.hand,) + state.hands[me + 1 :]
-        s = replace(state, hands=hands, hand=(), throws=0, held=None, kept_at_second=None)
+        s = _evolve(state, hands=hands, hand=(), throws=0, held=None, kept_at_second=None)
         if state.pos + 1 < len(state.active):
-            return replace(s, pos=state.pos + 1)
+            return _evolve(s, pos=state.pos + 1)
         ranks = {i: self._rank(s, hands[i]) for i in s.active}
         order = sorted(s.active, key=lambda i: (ranks[i].category, ranks[i].tiebreak), reverse=True)
         ranking = tuple(s.players[i] for i in order)
         top = (ranks[order[0]].category, ranks[order[0]].tiebreak)
         tied = tuple(i for i in s.active if (ranks[i].category, ranks[i].tiebreak) == top)
         if len(tied) == 1:
-            return replace(s, winner=s.players[tied[0]], ranking=ranking)
-        return replace(s, active=tied, pos=0, round=s.round + 1, ranking=ranking)
+            return _evolve(s, winner=s.players[tied[0]], ranking=ranking)
+        return _evolve(s, active=tied, pos=0, round=s.round + 1, ranking=ranking)
 
     def view(self, state: PokerState, now: float) -> dict[str, Any]:
         ante = state.opts["ante"]
