@@ -253,7 +253,8 @@ class Poker(Game[PokerState]):
         held = state.held if state.held is not None else ()
         if state.held is None:
             if len(thrown) != 5:
-                raise self.illegal(event, state, f"say which dice are kept first (keep), or throw all five, got {len(thrown)}")
+                reason = f"say which dice are kept first (keep), or throw all five, got {len(thrown)}"
+                raise self.illegal(event, state, reason)
             self._check_third(state, event, ())
         if len(thrown) != 5 - len(held):
             raise self.illegal(event, state, f"{list(held)} kept: throw {5 - len(held)} dice, got {len(thrown)}")

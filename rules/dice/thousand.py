@@ -259,7 +259,8 @@ class Thousand(Game[ThousandState]):
     def _why_not(self, rules: Rules, seat: Seat, total: int) -> str:
         parts = []
         if not seat.opened:
-            parts.append(f"not {'admitted' if rules.ruleset == 'variant2' else 'opened'} ({rules.open_min} in one turn)")
+            word = "admitted" if rules.ruleset == "variant2" else "opened"
+            parts.append(f"not {word} ({rules.open_min} in one turn)")
         pit = self.pit_of(rules, seat.score)
         if pit is not None:
             parts.append(f"in the pit {pit[0]}-{pit[1]} at {seat.score}")
