@@ -391,7 +391,9 @@ class AllFives(Game[AllFivesState]):
         if tile is not None:
             self._check_holdable(state, event, tile, player, "draw")
             if canonical(tile) in known[player]:
-                raise self.illegal(event, state, f"{fmt_tile(tile)} is already in {state.players[player]}'s hand")
+                raise self.illegal(
+                    event, state, f"{fmt_tile(canonical(tile))} is already in {state.players[player]}'s hand"
+                )
             known[player] = known[player] | {canonical(tile)}
         counts = list(state.counts)
         counts[player] += n
@@ -489,8 +491,6 @@ class AllFives(Game[AllFivesState]):
                     event, state,
                     f"{state.players[p]} cannot hold {value} pips in {tiles} tile(s) (possible {lo}..{hi})",
                 )
-        if state.hand_end == "domino" and state.domino_by is not None and values[state.domino_by] != 0:
-            raise self.illegal(event, state, f"{state.players[state.domino_by]} played out and holds 0 pips")
 
     def _award(self, state: AllFivesState, player: int, points: int, reason: str) -> AllFivesState:
         side = state.side(player)
