@@ -633,6 +633,9 @@ def proposals(state: AllFivesState, tile: Sequence[int]) -> list[Event]:
     turn = state.turn if state.turn is not None else 0
     if any(c in k for p, k in enumerate(state.known) if p != turn):
         return []
+    mine = state.known[turn]
+    if len(mine) >= state.counts[turn] and c not in mine:
+        return []  # the player's whole hand is known, and this tile is not in it
     if state.layout.empty:
         return [Event("play", {"tile": list(t)}, source="camera")]
     return [

@@ -13,6 +13,11 @@ from rules.dominoes import FULL_SET, Tile, canonical, proposals, tile_accounts
 from rules.dominoes.all_fives import AllFivesState
 
 
+def fits(state: AllFivesState, tile: Tile) -> bool:
+    """The tile matches an open end (whatever the engine knows about hands)."""
+    return state.layout.empty or bool(set(tile) & set(state.layout.open_ends().values()))
+
+
 @dataclass
 class Table:
     rng: random.Random
@@ -66,7 +71,7 @@ class Table:
             while len(drawn) < st.drawable:
                 tile = self.boneyard.pop()
                 drawn.append(tile)
-                if proposals(st, tile):
+                if fits(st, tile):
                     break
             if self.rng.random() < 0.5:
                 for tile in drawn:
@@ -76,7 +81,7 @@ class Table:
                 self.hands[p].extend(drawn)
                 self.submit({"type": "draw", "count": len(drawn)} if len(drawn) > 1 else {"type": "draw"})
             return
-        if self.rng.random() < 0.1 and all(not any(proposals(st, t) for t in h) for h in self.hands):
+        if self.rng.random() < 0.1 and all(not any(fits(st, t) for t in h) for h in self.hands):
             self.submit({"type": "fish"})
         else:
             self.submit({"type": "pass"})
@@ -114,6 +119,18 @@ def check_conservation(table: Table) -> None:
     """28 tiles, 168 pips, each suit on 7 tiles, across the layout, the hands and the
     boneyard, as the engine accounts for them and as the real table has them."""
     st = table.state
+    acc = check_accounts(st)
+    # the engine agrees with the real table
+    if table.hands and st.phase in ("play", "count"):
+        assert acc["hand_counts"] == [len(h) for h in table.hands]
+        assert acc["boneyard"] == len(table.boneyard)
+        for k, h in zip(acc["known"], table.hands):
+            assert set(k) <= {canonical(t) for t in h}
+        assert set(acc["table"]).isdisjoint(canonical(t) for h in table.hands for t in h)
+
+
+def check_accounts(st: AllFivesState) -> dict[str, Any]:
+    """The engine's own tile accounts add up (any state, real table or not)."""
     acc = tile_accounts(st)
     known = [t for k in acc["known"] for t in k]
     everything = acc["table"] + known + acc["hidden"]
@@ -131,10 +148,5 @@ def check_conservation(table: Table) -> None:
         if arm:
             assert lay.spinner is not None and arm[0][0] == lay.line[lay.spinner][0]
             assert all(arm[i][1] == arm[i + 1][0] for i in range(len(arm) - 1))
-    # the engine agrees with the real table
-    if table.hands and st.phase in ("play", "count"):
-        assert acc["hand_counts"] == [len(h) for h in table.hands]
-        assert acc["boneyard"] == len(table.boneyard)
-        for k, h in zip(acc["known"], table.hands):
-            assert set(k) <= {canonical(t) for t in h}
-        assert set(acc["table"]).isdisjoint(canonical(t) for h in table.hands for t in h)
+    assert all(c >= 0 for c in acc["hand_counts"]) and 0 <= acc["boneyard"] <= 28
+    return acc
