@@ -29,7 +29,7 @@ rules.dominoes.all_fives.IllegalPlay: illegal play [6, 1] on open ends (5, 0; up
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..events import Event, IllegalEvent, Opt, integer, list_of, text
 from ..game import BadOptions, BadPlayers, Game, Option
@@ -606,11 +606,13 @@ def fmt_open_ends(layout: Layout) -> str:
 # --- for the table: the camera and the referee ---------------------------------------
 
 
-def proposals(state: AllFivesState, tile: Sequence[int]) -> list[Event]:
+def proposals(state: AllFivesState, tile: Sequence[int], ends: Iterable[str] | None = None) -> list[Event]:
     """Every legal placement of ``tile``, newly seen on the table, as ``play`` events.
 
     One proposal: the camera's play. Several: ambiguous, the operator confirms one.
     None: the tile cannot be played now (already down, no end fits, not in play).
+    ``ends``, when the camera can tell which open end(s) the tile touches, keeps
+    only those placements (an empty answer then means it does not fit there).
 
     >>> game = AllFives()
     >>> s = game.setup(["Ann", "Bob"], game.resolve_options({}))
@@ -623,6 +625,8 @@ def proposals(state: AllFivesState, tile: Sequence[int]) -> list[Event]:
     >>> s = game.apply(s, Event("play", {"tile": [2, 2], "end": "right"}))
     >>> [e["end"] for e in proposals(s, [6, 2])], [e["end"] for e in proposals(s, [2, 3])]
     ([], ['right', 'up', 'down'])
+    >>> [e["end"] for e in proposals(s, [2, 3], ends=["up"])]
+    ['up']
     """
     t = tile_field(list(tile))
     if state.phase != "play":
@@ -638,10 +642,11 @@ def proposals(state: AllFivesState, tile: Sequence[int]) -> list[Event]:
         return []  # the player's whole hand is known, and this tile is not in it
     if state.layout.empty:
         return [Event("play", {"tile": list(t)}, source="camera")]
+    wanted = None if ends is None else set(ends)
     return [
         Event("play", {"tile": list(t), "end": end}, source="camera")
         for end, value in state.layout.open_ends().items()
-        if value in t
+        if value in t and (wanted is None or end in wanted)
     ]
 
 
