@@ -247,6 +247,8 @@ class AllFives(Game[AllFivesState]):
             what = "start a hand first (new_hand)" if state.phase == "deal" else "the hand is over: count the pips"
             raise self.illegal(event, state, what)
         player = self._player_on_turn(state, event)
+        if event.type in ("draw", "pass") and state.layout.empty:
+            raise self.illegal(event, state, f"{state.players[player]} leads: any tile may be played")
         if event.type == "play":
             return self._play(state, event, player)
         if event.type == "draw":
@@ -348,21 +350,19 @@ class AllFives(Game[AllFivesState]):
         counts[player] -= 1
         known = list(state.known)
         known[player] = known[player] - {canonical(tile)}
-        state = replace(
-            state,
-            layout=new_lay,
-            placements=state.placements + (Placement(oriented, end or "lead", player, points),),
-            counts=tuple(counts),
-            known=tuple(known),
-            passes=0,
-        )
-        if points:
-            state = self._award(state, player, points, "play")
-            if state.phase == "over":
-                return state
+        changes: dict[str, Any] = {
+            "layout": new_lay,
+            "placements": state.placements + (Placement(oriented, end or "lead", player, points),),
+            "counts": tuple(counts),
+            "known": tuple(known),
+            "passes": 0,
+            "turn": (player + 1) % len(state.players),
+        }
         if counts[player] == 0:
-            return replace(state, phase="count", hand_end="domino", domino_by=player, turn=None)
-        return replace(state, turn=(player + 1) % len(state.players))
+            changes.update(phase="count", hand_end="domino", domino_by=player, turn=None)
+        if points:
+            changes.update(self._award(state, player, points, "play"))  # reaching the target ends all
+        return replace(state, **changes)
 
     def _playable_known(self, state: AllFivesState, player: int) -> list[Tile]:
         ends = set(state.layout.open_ends().values())
@@ -455,10 +455,12 @@ class AllFives(Game[AllFivesState]):
         if state.divide_bonus:
             bonus //= 5
         result = HandResult(state.hand, state.hand_end or "fish", winner, values, bonus)
-        state = replace(state, known=known, last_hand=result, phase="deal", next_leader=winner, hand_end=None)
+        changes: dict[str, Any] = {
+            "known": known, "last_hand": result, "phase": "deal", "next_leader": winner, "hand_end": None
+        }
         if winner is not None and bonus:
-            state = self._award(state, winner, bonus, "bonus")
-        return state
+            changes.update(self._award(state, winner, bonus, "bonus"))
+        return replace(state, **changes)
 
     def _check_hands(self, state: AllFivesState, event: Event, hands: Sequence[Sequence[Tile]]) -> None:
         on_table = state.layout.tiles()
@@ -492,18 +494,19 @@ class AllFives(Game[AllFivesState]):
                     f"{state.players[p]} cannot hold {value} pips in {tiles} tile(s) (possible {lo}..{hi})",
                 )
 
-    def _award(self, state: AllFivesState, player: int, points: int, reason: str) -> AllFivesState:
+    def _award(self, state: AllFivesState, player: int, points: int, reason: str) -> dict[str, Any]:
+        """The changes that give ``points`` to the player's side; the game ends at the target."""
         side = state.side(player)
         scores = list(state.scores)
         scores[side] += points
         hand_points = list(state.hand_points)
         hand_points[side] += points
-        state = replace(
-            state, scores=tuple(scores), hand_points=tuple(hand_points), last_score=Award(player, points, reason)
-        )
+        changes: dict[str, Any] = {
+            "scores": tuple(scores), "hand_points": tuple(hand_points), "last_score": Award(player, points, reason)
+        }
         if scores[side] >= state.target:
-            return replace(state, phase="over", winner=side, turn=None)
-        return state
+            changes.update(phase="over", winner=side, turn=None, hand_end=None)
+        return changes
 
     def _illegal_play(self, event: Event, state: AllFivesState, tile: Tile, reason: str) -> IllegalPlay:
         where = self.describe(state)

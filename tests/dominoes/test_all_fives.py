@@ -176,6 +176,16 @@ def test_draws_keep_the_stop_tile():
     assert v["turn"] == "Ann" and v["passes"] == 1
 
 
+def test_the_leader_cannot_draw_or_pass():
+    s = table()
+    run(s, NEW)
+    for e in ({"type": "draw"}, {"type": "pass"}, {"type": "fish"}):
+        with pytest.raises(IllegalEvent):
+            s.submit(e)
+    with pytest.raises(IllegalEvent, match="Ann leads: any tile may be played"):
+        s.submit({"type": "draw"})
+
+
 def test_stop_tiles_option_zero_lets_the_boneyard_empty():
     s = table(stop_tiles=0)
     v = run(s, NEW, P(6, 6), {"type": "draw", "count": 14})
