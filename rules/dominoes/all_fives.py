@@ -382,7 +382,7 @@ class AllFives(Game[AllFivesState]):
             raise self.illegal(event, state, "name one drawn tile at a time")
         n = 1 if count is None else count
         if n > state.drawable:
-            stop = f"{state.stop_tiles} stop tile{'s' if state.stop_tiles != 1 else ''} stay{'s' if state.stop_tiles == 1 else ''}"
+            stop = "1 stop tile stays" if state.stop_tiles == 1 else f"{state.stop_tiles} stop tiles stay"
             if state.drawable == 0:
                 raise self.illegal(event, state, f"the boneyard is down to the stop tile ({stop}): pass")
             raise self.illegal(event, state, f"only {state.drawable} can be drawn ({state.boneyard} left, {stop})")
@@ -469,13 +469,14 @@ class AllFives(Game[AllFivesState]):
             name = state.players[p]
             if len(hand) != state.counts[p]:
                 raise self.illegal(event, state, f"{name} holds {state.counts[p]} tile(s), {len(hand)} given")
-            tiles = {canonical(t) for t in hand}
-            for c in sorted(tiles):
+            tiles = set()
+            for c in (canonical(t) for t in hand):
                 if c in on_table:
                     raise self.illegal(event, state, f"{fmt_tile(c)} is already on the table")
-                if c in seen or len(tiles) != len(hand):
+                if c in seen:
                     raise self.illegal(event, state, f"{fmt_tile(c)} is given twice")
                 seen[c] = p
+                tiles.add(c)
             missing = state.known[p] - tiles
             if missing:
                 raise self.illegal(event, state, f"{name} is known to hold {fmt_tiles(missing)}")

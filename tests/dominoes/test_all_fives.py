@@ -331,6 +331,8 @@ def test_count_with_the_tiles_read_from_the_table():
         s.submit({"type": "count", "hands": [[], [[6, 6], [0, 0]], [[1, 2], [1, 3]]]})
     with pytest.raises(IllegalEvent, match=r"\[1, 2\] is given twice"):
         s.submit({"type": "count", "hands": [[], [[2, 1], [0, 0]], [[1, 2], [1, 3]]]})
+    with pytest.raises(IllegalEvent, match=r"\[0, 0\] is given twice"):
+        s.submit({"type": "count", "hands": [[], [[0, 0], [0, 0]], [[1, 2], [1, 3]]]})
     bob = [[0, 5], [1, 3]]
     cat = [[1, 2], [0, 6]]
     v = run(s, {"type": "count", "hands": [[], bob, cat]})
