@@ -15,6 +15,7 @@ from .all_fives import (
     IllegalPlay,
     Placement,
     legal_plays,
+    new_tile_proposals,
     proposals,
     tile_accounts,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "Tile",
     "canonical",
     "legal_plays",
+    "new_tile_proposals",
     "proposals",
     "round_to_five",
     "tile_accounts",

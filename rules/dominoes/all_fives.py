@@ -654,6 +654,27 @@ def proposals(state: AllFivesState, tile: Sequence[int], ends: Iterable[str] | N
     ]
 
 
+def new_tile_proposals(state: AllFivesState, seen: Iterable[Sequence[int]]) -> list[Event]:
+    """Proposals for the tiles a camera reading of the table shows that are not yet
+    in the layout (tiles of the layout the camera misses, hidden by a hand, are
+    ignored). One new tile with one placement is the usual case; anything else is
+    for the operator to confirm.
+
+    >>> game = AllFives()
+    >>> s = game.apply(game.setup(["Ann", "Bob"], game.resolve_options({})), Event("new_hand"))
+    >>> s = game.apply(s, Event("play", {"tile": [6, 2]}))
+    >>> [e.to_dict() for e in new_tile_proposals(s, [[2, 6], [2, 3]])]
+    [{'type': 'play', 'tile': [2, 3], 'end': 'right', 'source': 'camera'}]
+    """
+    placed = state.layout.tiles()
+    new: dict[Tile, Tile] = {}
+    for t in seen:
+        tile = tile_field(list(t))
+        if canonical(tile) not in placed:
+            new.setdefault(canonical(tile), tile)
+    return [e for tile in new.values() for e in proposals(state, tile)]
+
+
 def legal_plays(state: AllFivesState) -> list[Event]:
     """Every placement of every tile the player on turn might hold."""
     turn = state.turn if state.turn is not None else 0

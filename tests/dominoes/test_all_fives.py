@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from rules import BadHeader, BadOptions, BadPlayers, IllegalEvent, MalformedEvent, Session, get_game
-from rules.dominoes import IllegalPlay, Layout, proposals, round_to_five
+from rules import BadHeader, BadOptions, BadPlayers, Event, IllegalEvent, MalformedEvent, Session, get_game
+from rules.dominoes import IllegalPlay, Layout, new_tile_proposals, proposals, round_to_five
 
 NEW = {"type": "new_hand"}
 
@@ -460,3 +460,14 @@ def test_layout_place_orients_tiles():
     assert lay.up == ((6, 1),) and lay.down == ((6, 0),)
     assert lay.open_ends() == {"left": 3, "right": 6, "up": 1, "down": 0}
     assert lay.terms("two_sides") == (3, 1, 0)
+
+
+def test_new_tile_proposals_from_a_camera_reading():
+    s = table()
+    run(s, NEW, P(5, 5), P(5, 0, "right"))
+    seen = [[5, 5], [0, 5], [3, 5]]  # the layout, plus a new 3x5
+    assert [e["end"] for e in new_tile_proposals(s.state, seen)] == ["left", "up", "down"]
+    assert new_tile_proposals(s.state, [[5, 5]]) == []  # nothing new (5x0 hidden by a hand)
+    assert new_tile_proposals(s.state, [[0, 2], [2, 0]]) == [
+        Event("play", {"tile": [0, 2], "end": "right"}, source="camera")
+    ]
