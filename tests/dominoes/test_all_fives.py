@@ -471,3 +471,17 @@ def test_new_tile_proposals_from_a_camera_reading():
     assert new_tile_proposals(s.state, [[0, 2], [2, 0]]) == [
         Event("play", {"tile": [0, 2], "end": "right"}, source="camera")
     ]
+
+
+def test_state_copies_equal_dataclasses_replace():
+    from dataclasses import replace
+
+    from rules.dominoes.all_fives import _evolve
+
+    s = table()
+    run(s, NEW, P(5, 5))
+    st = s.state
+    assert _evolve(st, passes=2, turn=0) == replace(st, passes=2, turn=0)
+    assert hash(_evolve(st, passes=2)) == hash(replace(st, passes=2))
+    with pytest.raises(TypeError, match="no field"):
+        _evolve(st, pases=1)
