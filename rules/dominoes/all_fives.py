@@ -29,6 +29,7 @@ rules.dominoes.all_fives.IllegalPlay: illegal play [6, 1] on open ends (5, 0; up
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..events import Event, IllegalEvent, Opt, integer, list_of, text
@@ -528,6 +529,66 @@ class AllFives(Game[AllFivesState]):
         where = self.describe(state)
         return IllegalPlay(event, tile, fmt_open_ends(state.layout), reason, f"{self.name}, {where}")
 
+    # --- chances ------------------------------------------------------------------
+
+    def odds(self, params: Mapping[str, str]) -> Mapping[str, Fraction]:
+        """``refbox odds all-fives --table 5-5,5-0@right,3-5@left [--seen 1-2,6-6]
+        [--closing four_sides]``: for a tile drawn at random from those not on the
+        table and not ``seen`` (e.g. your own hand), the chance it fits an open end,
+        and the chances of the best score it could make (``best_0``, ``best_5``, ...;
+        they sum to 1).
+
+        >>> odds = AllFives().odds({"table": "5-5,5-0@right,3-5@left"})
+        >>> odds["draw_fits"], odds["best_5"]  # 0-2 or 2-5 make 3 + 2
+        (Fraction(3, 5), Fraction(2, 25))
+        >>> odds = AllFives().odds({"table": "5-5,5-0@right,3-5@left", "closing": "four_sides"})
+        >>> odds["best_10"], odds["best_15"]  # 2-5 up or 0-3 left: 10; 0-2 right: 3 + 5 + 5 + 2
+        (Fraction(2, 25), Fraction(1, 25))
+        """
+        allowed = {"table", "seen", "closing"}
+        unknown = sorted(set(params) - allowed)
+        if unknown:
+            raise ValueError(f"unknown odds parameter(s) {unknown} for {self.name}; allowed: {sorted(allowed)}")
+        closing = params.get("closing", "two_sides")
+        if closing not in ("two_sides", "four_sides"):
+            raise ValueError(f"--closing must be two_sides or four_sides, got {closing!r}")
+        layout = Layout()
+        for item in _split(params.get("table", "")):
+            tile_text, _, end = item.partition("@")
+            tile = _parse_tile(tile_text, "--table")
+            ends = layout.open_ends()
+            if canonical(tile) in layout.tiles():
+                raise ValueError(f"--table: {fmt_tile(tile)} is placed twice")
+            if layout.empty:
+                end = ""
+            elif not end:
+                fits = [e for e, v in ends.items() if v in tile]
+                if len(fits) != 1:
+                    raise ValueError(f"--table: say where {tile_text} goes, e.g. {tile_text}@left")
+                end = fits[0]
+            elif end not in ends or ends[end] not in tile:
+                raise ValueError(f"--table: {tile_text} does not fit the {end} end (open ends {ends})")
+            layout = layout.place(tile, end or None)
+        seen = {canonical(_parse_tile(t, "--seen")) for t in _split(params.get("seen", ""))}
+        pool = sorted(frozenset(FULL_SET) - layout.tiles() - seen)
+        if not pool:
+            raise ValueError("no tile is left to draw")
+        best: dict[int, int] = {}
+        fitting = 0
+        for tile in pool:
+            scores = []
+            for end, value in layout.open_ends().items() if not layout.empty else [("", tile[0])]:
+                if value in tile:
+                    total = sum(layout.place(tile, end or None).terms(closing))
+                    scores.append(total if total > 0 and total % 5 == 0 else 0)
+            if scores:
+                fitting += 1
+            top = max(scores, default=0)
+            best[top] = best.get(top, 0) + 1
+        out = {"draw_fits": Fraction(fitting, len(pool))}
+        out.update({f"best_{k}": Fraction(v, len(pool)) for k, v in sorted(best.items())})
+        return out
+
     # --- outputs ------------------------------------------------------------------
 
     def view(self, state: AllFivesState, now: float) -> dict[str, Any]:
@@ -598,6 +659,19 @@ class AllFives(Game[AllFivesState]):
             ),
             "winner": None if state.winner is None else state.side_name(state.winner),
         }
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _parse_tile(text: str, param: str) -> Tile:
+    """``5-3`` (or ``5x3``) -> (5, 3); the message names the parameter."""
+    parts = text.replace("x", "-").split("-")
+    try:
+        return tile_field([int(p) for p in parts])
+    except ValueError:
+        raise ValueError(f"{param}: expected tiles like 5-3, got {text!r}") from None
 
 
 def _all_known(state: AllFivesState) -> frozenset[Tile]:

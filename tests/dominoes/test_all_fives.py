@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fractions import Fraction
+
 import pytest
 
 from rules import BadHeader, BadOptions, BadPlayers, Event, IllegalEvent, MalformedEvent, Session, get_game
@@ -485,3 +487,22 @@ def test_state_copies_equal_dataclasses_replace():
     assert hash(_evolve(st, passes=2)) == hash(replace(st, passes=2))
     with pytest.raises(TypeError, match="no field"):
         _evolve(st, pases=1)
+
+
+def test_odds_sum_to_one_and_name_bad_parameters():
+    game = get_game("all-fives")
+    for params in ({}, {"table": "6-6"}, {"table": "1-4,4-4@right,4-2@up", "seen": "1-1,0-0"},
+                   {"table": "5-5,5-0@right,3-5@left,0-2@right", "closing": "four_sides"}):
+        odds = game.odds(params)
+        assert sum(v for k, v in odds.items() if k.startswith("best_")) == 1
+        assert 0 <= odds["draw_fits"] <= 1
+    lead = game.odds({})  # 0-5, 1-4, 2-3 make 5; 4-6 and 5-5 make 10
+    assert lead["draw_fits"] == 1 and lead["best_5"] == Fraction(3, 28) and lead["best_10"] == Fraction(2, 28)
+    with pytest.raises(ValueError, match="unknown odds parameter"):
+        game.odds({"colour": "red"})
+    with pytest.raises(ValueError, match=r"--table: say where 5-1 goes"):
+        game.odds({"table": "5-5,5-1"})
+    with pytest.raises(ValueError, match=r"--table: 1-3 does not fit the left end"):
+        game.odds({"table": "5-5,1-3@left"})
+    with pytest.raises(ValueError, match=r"--seen: expected tiles like 5-3"):
+        game.odds({"seen": "7-1"})
