@@ -506,3 +506,17 @@ def test_odds_sum_to_one_and_name_bad_parameters():
         game.odds({"table": "5-5,1-3@left"})
     with pytest.raises(ValueError, match=r"--seen: expected tiles like 5-3"):
         game.odds({"seen": "7-1"})
+
+
+def test_every_view_key_event_and_option_is_documented():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "games" / "all-fives.md").read_text(encoding="utf-8")
+    game = get_game("all-fives")
+    v = run(table(4, teams=True), NEW, P(5, 5))
+    for key in set(v) - {"game", "events"}:
+        assert f"`{key}`" in doc, key
+    for name in game.events:
+        assert f"| `{name}` |" in doc, name
+    for option in game.options:
+        assert f"| `{option.name}` |" in doc, option.name
