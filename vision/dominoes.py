@@ -121,11 +121,11 @@ class _Tile:
         return np.float32([c - a - b, c + a - b, c + a + b, c - a + b])
 
 
-def _count_pips(strokes: np.ndarray) -> tuple[int | None, float, float]:
-    """Pips in one rectified half (P x P, marks set in ``strokes``): value, confidence, clutter."""
+def _blobs(strokes: np.ndarray, diff: np.ndarray) -> tuple[list[tuple[float, float, float, float]], float]:
+    """Round blobs where pips can be in one rectified half (P x P): (x, y, area, contrast), clutter."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     s = strokes.shape[0]
-    pips = []
+    blobs = []
     clutter = 0.0
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
@@ -134,38 +134,48 @@ def _count_pips(strokes: np.ndarray) -> tuple[int | None, float, float]:
             continue
         r_eq = math.sqrt(area / math.pi)
         round_ = area / max(1, bw * bh)
-        inside = 0.1 * s < cx < 0.9 * s and 0.1 * s < cy < 0.9 * s
+        # Pips sit within 0.4 of the half's centre; the tile's corners and rim do not.
+        inside = abs(cx - s / 2) < 0.4 * s and abs(cy - s / 2) < 0.4 * s
         if inside and 0.04 * s <= r_eq <= 0.17 * s and round_ > 0.5 and max(bw, bh) < 2.3 * min(bw, bh):
-            pips.append((cx, cy, area))
-        else:
-            touches_edge = x <= 1 or y <= 1 or x + bw >= s - 1 or y + bh >= s - 1
-            if not touches_edge:
-                clutter += area
-    if len(pips) > 6:
-        return None, 0.0, clutter
-    conf = 1.0
-    if pips:
-        areas = np.array([p[2] for p in pips], float)
-        if areas.max() > 3.0 * areas.min():
-            conf = 0.3
-    if clutter > 0.03 * s * s:
-        conf = min(conf, 0.4)
-    return len(pips), conf, clutter
+            contrast = float(diff[labels == i].mean())
+            blobs.append((float(cx), float(cy), float(area), contrast))
+        elif inside:
+            clutter += area
+    return blobs, clutter
+
+
+def _symmetric(pips: list[tuple[float, float, float, float]], s: int) -> bool:
+    """Every domino pattern is symmetric about the half's centre."""
+    if not pips:
+        return True
+    pts = np.array([(p[0], p[1]) for p in pips])
+    c = pts.mean(axis=0)
+    if np.abs(c - s / 2).max() > 0.12 * s:
+        return False
+    mirrored = 2 * c - pts
+    d = np.linalg.norm(mirrored[:, None] - pts[None], axis=2).min(axis=1)
+    return bool(d.max() < 0.1 * s)
 
 
 def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray, width: float,
                  body: np.ndarray, thr: float) -> float:
     """The tile's length: walk along the margin rows (no pips there) to both ends."""
     big = _warp(image, center, axis, perp, width / P, (3 * P, P)).astype(np.float32)
-    rows = big[int(0.1 * P) : int(0.9 * P)]
-    bodylike = (np.linalg.norm(rows - body, axis=2) < thr).mean(axis=0)
+    dist = np.linalg.norm(big[int(0.15 * P) : int(0.85 * P)] - body, axis=2)
+    gx = np.zeros_like(dist)
+    gx[:, 1:-1] = np.abs(dist[:, 2:] - dist[:, :-2]) / 2
+    edge = (gx > max(8.0, thr / 3)).astype(np.uint8)
+    # An end is a straight edge across the whole tile; a column of pips only crosses some rows.
+    edge = cv2.dilate(edge, np.ones((1, 5), np.uint8))
+    frac = edge.mean(axis=0)
     cx = int(1.5 * P)
     ends = []
     for sign in (-1, 1):
         start, stop = cx + sign * int(0.55 * P), cx + sign * int(1.2 * P)
-        prof = 1.0 - bodylike[start:stop:sign]
-        k = _first_exceed(prof, 0.75)
-        ends.append(0.55 * P + k if k < len(prof) else math.inf)
+        prof = frac[start:stop:sign]
+        k = _first_exceed(prof, 0.85)
+        ends.append(0.55 * P + k + 1 if k < len(prof) else math.inf)
+    _DBG["ends"] = ends
     found = [e for e in ends if math.isfinite(e)]
     if not found:
         half = 0.9 * P
@@ -261,12 +271,11 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if _outline_contrast(image, center, axis, perp, length, width, body, thr) < 0.3:
         _DBG['why'] = 'outline'
         return None
-    rim = int(0.08 * P)  # the bevel and the outline are not marks
-    band = int(0.1 * P)  # nor is the divider
+    rim = int(0.09 * P)  # the bevel and the outline are not marks
+    band = int(0.16 * P)  # nor is the divider
     floor = max(30.0, float(np.percentile(diff, 50)) * 4)
     strokes = np.zeros(diff.shape, np.uint8)
-    values: list[int | None] = []
-    confs: list[float] = []
+    halves: list[list[tuple[float, float, float, float]]] = []
     clutter_total = 0.0
     for k in range(2):
         x0, x1 = (rim, P - band // 2) if k == 0 else (P + band // 2, 2 * P - rim)
@@ -276,10 +285,28 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         ox = x0 - k * P
         full[rim : P - rim, ox : ox + (x1 - x0)] = d > thr
         strokes[:, k * P : (k + 1) * P] = full
-        value, conf, clutter = _count_pips(full)
-        values.append(value)
-        confs.append(conf)
+        blobs, clutter = _blobs(full, diff[:, k * P : (k + 1) * P])
+        halves.append(blobs)
         clutter_total += clutter
+    # All pips of a tile are one size; each half's pips are one colour.
+    areas = [b[2] for h_ in halves for b in h_]
+    values: list[int | None] = []
+    confs: list[float] = []
+    if areas:
+        med = float(np.median(areas))
+        halves = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
+    for blobs in halves:
+        if blobs:
+            top = max(b[3] for b in blobs)
+            blobs = [b for b in blobs if b[3] >= 0.45 * top]
+        if len(blobs) > 6:
+            values.append(None)
+            confs.append(0.0)
+            continue
+        values.append(len(blobs))
+        confs.append(1.0 if _symmetric(blobs, P) else 0.4)
+    if clutter_total > 0.03 * P * P:
+        confs = [min(c, 0.5) for c in confs]
     strokes[:, P - band // 2 : P + band // 2] = diff[:, P - band // 2 : P + band // 2] > max(floor, 0.3 * float(diff.max()))
     _DBG.update(patch=patch, strokes=strokes, diff=diff)
     # The divider itself must be there, centred, and stop short of the long sides.
@@ -287,6 +314,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if col.mean() < 0.5:
         _DBG['why'] = 250
         return None
+    _DBG.setdefault("tiles", []).append((center.copy(), patch, strokes, diff))
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1)
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
                  score, min(confs))
