@@ -36,7 +36,6 @@ import numpy as np
 
 from .types import TileReading
 
-_DBG: dict = {}
 P = 40  # pixels per tile width in the rectified patch
 
 
@@ -175,7 +174,6 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
         prof = frac[start:stop:sign]
         k = _first_exceed(prof, 0.85)
         ends.append(0.55 * P + k + 1 if k < len(prof) else math.inf)
-    _DBG["ends"] = ends
     found = [e for e in ends if math.isfinite(e)]
     if not found:
         half = 0.9 * P
@@ -219,7 +217,6 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     body = np.median(body_px, axis=0)
     spread = float(np.median(np.abs(body_px - body)))
     if spread > 18:
-        _DBG['why'] = 194
         return None
     thr = max(28.0, 4 * spread)
     sides = []
@@ -243,11 +240,9 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         left, right = sides
     margin = min(left, right) - half_len
     if margin < max(0.6, 0.02 * P):  # a seam between tiles runs edge to edge
-        _DBG['why'] = 208
         return None
     width = (left + right) * scale
     if not 0.55 < cand.length / width < 0.97:
-        _DBG['why'] = 214
         return None
     center = cand.center + u * (right - left) / 2 * scale
     # 2. Rectify the tile: half 0 first in reading order (left to right, top to bottom).
@@ -259,17 +254,13 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
     tile_body = np.median(patch.reshape(-1, 3), axis=0)
     if np.linalg.norm(tile_body - body) > 40:
-        _DBG['why'] = 225
         return None
     # The divider must stand out clearly, and so must the tile from the table.
     div = diff[int(0.3 * P) : int(0.7 * P), P - 1 : P + 1]
-    _DBG.update(patch=patch, diff=diff, strokes=(diff > 30).astype(np.uint8), div=float(np.median(div)), outline=_outline_contrast(image, center, axis, perp, length, width, body, thr))
     potential = max(float(body.max()), 255.0 - float(body.min()))
     if float(np.median(div)) < max(45.0, 0.4 * potential):
-        _DBG['why'] = 'divider contrast'
         return None
     if _outline_contrast(image, center, axis, perp, length, width, body, thr) < 0.3:
-        _DBG['why'] = 'outline'
         return None
     rim = int(0.09 * P)  # the bevel and the outline are not marks
     band = int(0.16 * P)  # nor is the divider
@@ -308,13 +299,10 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if clutter_total > 0.03 * P * P:
         confs = [min(c, 0.5) for c in confs]
     strokes[:, P - band // 2 : P + band // 2] = diff[:, P - band // 2 : P + band // 2] > max(floor, 0.3 * float(diff.max()))
-    _DBG.update(patch=patch, strokes=strokes, diff=diff)
     # The divider itself must be there, centred, and stop short of the long sides.
     col = strokes[:, P - 2 : P + 2].max(axis=1)
     if col.mean() < 0.5:
-        _DBG['why'] = 250
         return None
-    _DBG.setdefault("tiles", []).append((center.copy(), patch, strokes, diff))
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1)
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
                  score, min(confs))
@@ -369,3 +357,206 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
             corners=corners,
         ))
     return out
+
+
+@dataclass(frozen=True)
+class OpenEnd:
+    """One open end of the line: the tile, the pip value it shows and what it counts."""
+
+    tile: int
+    pips: int
+    value: int  # what the end counts: a double at an end counts both halves
+    point: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The line of play read from a frame.
+
+    ``tiles`` are all tiles read; ``chain`` the indices of the tiles in the line of
+    play, from one end to the other along its longest run; ``branches`` the other
+    runs (spinner arms, side lines), each starting next to the tile it hangs on;
+    ``spinner`` the index of the cross, or None when the frame cannot tell; ``ends``
+    the open ends. ``open_ends`` are the values the ends count under the
+    ``double_closing`` convention (``two_sides``: a spinner closed on two sides counts
+    0; ``four_sides``: each free side of such a spinner counts half its value).
+    """
+
+    tiles: tuple[TileReading, ...]
+    chain: tuple[int, ...] = ()
+    branches: tuple[tuple[int, ...], ...] = ()
+    spinner: int | None = None
+    ends: tuple[OpenEnd, ...] = ()
+    loose: tuple[int, ...] = field(default=())
+
+    @property
+    def open_ends(self) -> tuple[int, ...]:
+        return tuple(e.value for e in self.ends)
+
+    @property
+    def open_sum(self) -> int:
+        return sum(self.open_ends)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tiles": [t.to_dict() for t in self.tiles],
+            "chain": list(self.chain),
+            "branches": [list(b) for b in self.branches],
+            "spinner": self.spinner,
+            "open_ends": list(self.open_ends),
+            "open_sum": self.open_sum,
+        }
+
+
+def _ports(t: TileReading) -> list[tuple[np.ndarray, np.ndarray, int | None, str]]:
+    """The four sides of a tile: (midpoint, outward unit normal, pips on that side, kind)."""
+    c = np.array(t.center)
+    p = np.array(t.corners)
+    a = (p[1] - p[0]) / max(1e-6, float(np.linalg.norm(p[1] - p[0])))
+    b = np.array([-a[1], a[0]])
+    length = float(np.linalg.norm(p[1] - p[0]))
+    width = float(np.linalg.norm(p[3] - p[0]))
+    double = t.pips[0] == t.pips[1]
+    side_pips = t.pips[0] if double else None
+    return [
+        (c - a * length / 2, -a, t.pips[0], "end"),
+        (c + a * length / 2, a, t.pips[1], "end"),
+        (c - b * width / 2, -b, side_pips, "side"),
+        (c + b * width / 2, b, side_pips, "side"),
+    ]
+
+
+def _touching(x: TileReading, y: TileReading) -> tuple[int, int] | None:
+    """Which ports of x and y meet, if their sides touch with matching pips."""
+    wx = float(np.linalg.norm(np.array(x.corners[3]) - np.array(x.corners[0])))
+    wy = float(np.linalg.norm(np.array(y.corners[3]) - np.array(y.corners[0])))
+    tol = 0.35 * min(wx, wy)
+    best = None
+    for i, (pa, na, va, _ka) in enumerate(_ports(x)):
+        for j, (pb, nb, vb, _kb) in enumerate(_ports(y)):
+            if va is None or va != vb or float(na @ nb) > -0.8:
+                continue
+            gap = pb - pa
+            across = abs(float(gap @ na))  # distance between the two sides
+            along = float(np.linalg.norm(gap - (gap @ na) * na))  # slide along them
+            limit = 0.55 * max(wx, wy) + tol
+            if across < tol and along < limit:
+                score = across + 0.2 * along
+                if best is None or score < best[0]:
+                    best = (score, i, j)
+    return None if best is None else (best[1], best[2])
+
+
+def layout_from_tiles(tiles: list[TileReading], double_closing: Literal["two_sides", "four_sides"] = "two_sides") -> Layout:
+    """Join tiles whose sides touch with matching pips and read the line's open ends.
+
+    >>> def tile(a, b, x):
+    ...     return TileReading((a, b), (x, 0.0), 0.0, 1.0, ((x - 20, -10), (x + 20, -10), (x + 20, 10), (x - 20, 10)))
+    >>> lay = layout_from_tiles([tile(3, 5, 0), tile(5, 0, 41), tile(0, 2, 82)])
+    >>> lay.chain, lay.open_ends, lay.open_sum
+    ((0, 1, 2), (3, 2), 5)
+    """
+    n = len(tiles)
+    links: dict[int, dict[int, int]] = {i: {} for i in range(n)}  # tile -> port -> other tile
+    for i in range(n):
+        for j in range(i + 1, n):
+            if None in tiles[i].pips or None in tiles[j].pips:
+                continue
+            hit = _touching(tiles[i], tiles[j])
+            if hit and hit[0] not in links[i] and hit[1] not in links[j]:
+                links[i][hit[0]] = j
+                links[j][hit[1]] = i
+    # The line of play is the largest group of joined tiles (a lone tile if nothing joins).
+    seen: set[int] = set()
+    groups: list[list[int]] = []
+    for i in range(n):
+        if i in seen:
+            continue
+        stack, group = [i], []
+        seen.add(i)
+        while stack:
+            k = stack.pop()
+            group.append(k)
+            for m in links[k].values():
+                if m not in seen:
+                    seen.add(m)
+                    stack.append(m)
+        groups.append(sorted(group))
+    if not groups:
+        return Layout(tuple(tiles))
+    groups.sort(key=len, reverse=True)
+    if len(groups[0]) == 1 and len(groups) > 1:
+        return Layout(tuple(tiles), loose=tuple(range(n)))
+    line = groups[0]
+    doubles = [i for i in line if tiles[i].pips[0] == tiles[i].pips[1]]
+    crosses = [i for i in doubles if len(links[i]) >= 3]
+    if crosses:  # several only on an illegal table or an every-double-spins house rule
+        spinner: int | None = max(crosses, key=lambda i: (len(links[i]), -line.index(i)))
+    elif len(doubles) == 1:
+        spinner = doubles[0]
+    else:
+        spinner = None
+    # Chain: the longest path; branches: what hangs off it.
+    def far(start: int) -> tuple[int, dict[int, int]]:
+        prev = {start: -1}
+        order = [start]
+        for k in order:
+            for m in links[k].values():
+                if m not in prev:
+                    prev[m] = k
+                    order.append(m)
+        return order[-1], prev
+    a, _ = far(line[0])
+    b, prev = far(a)
+    chain = [b]
+    while prev[chain[-1]] != -1:
+        chain.append(prev[chain[-1]])
+    branches: list[tuple[int, ...]] = []
+    on = set(chain)
+    for k in line:
+        if k in on:
+            continue
+        run = [k]
+        on.add(k)
+        while True:
+            nxt = [m for m in links[run[-1]].values() if m not in on]
+            if not nxt:
+                break
+            on.add(nxt[0])
+            run.append(nxt[0])
+        branches.append(tuple(run))
+    # Open ends.
+    ends: list[OpenEnd] = []
+    for k in line:
+        t = tiles[k]
+        ports = _ports(t)
+        v0, v1 = t.pips
+        if v0 is None or v1 is None:
+            continue
+        used = links[k]
+        if v0 == v1:
+            if k == spinner and len(used) >= 2:
+                if double_closing == "four_sides":
+                    for port in range(4):
+                        if port not in used:
+                            ends.append(OpenEnd(k, v0, v0, (float(ports[port][0][0]), float(ports[port][0][1]))))
+            elif len(used) <= 1:
+                free = [p for p in range(4) if p not in used]
+                # The end faces away from its neighbour (or any side of a lone double).
+                port = free[0] if not used else next(p for p in free if p ^ 1 == next(iter(used)))
+                ends.append(OpenEnd(k, v0, 2 * v0, (float(ports[port][0][0]), float(ports[port][0][1]))))
+        else:
+            for port, v in ((0, v0), (1, v1)):
+                if port not in used:
+                    ends.append(OpenEnd(k, v, v, (float(ports[port][0][0]), float(ports[port][0][1]))))
+    return Layout(tuple(tiles), tuple(chain), tuple(branches), spinner, tuple(ends),
+                  tuple(i for i in range(n) if i not in set(line)))
+
+
+def read_layout(image: np.ndarray, double_closing: Literal["two_sides", "four_sides"] = "two_sides") -> Layout:
+    """Read the tiles and the line of play in a BGR image (see ``Layout``).
+
+    >>> read_layout(np.zeros((10, 10, 3), np.uint8)).to_dict()["open_sum"]
+    0
+    """
+    return layout_from_tiles(read_dominoes(image), double_closing)
