@@ -356,13 +356,13 @@ def random_scene(
         canvas = canvas * (1 - alpha[..., None]) + warped.astype(np.float32) * alpha[..., None]
     # Soft cast shadow around the tiles, offset away from the light.
     sdx, sdy = rng.normal(0, 0.08 * half, 2)
-    sh = cv2.warpAffine(shadow, np.float32([[1, 0, sdx], [0, 1, sdy]]), (w, h))
+    sh = cv2.warpAffine(shadow, np.array([[1, 0, sdx], [0, 1, sdy]], np.float32), (w, h))
     sh = cv2.GaussianBlur(sh, (0, 0), max(1.0, 0.12 * half))
     canvas = canvas * (1 - 0.45 * sh * (1 - shadow))[..., None]
     # Camera: perspective, lighting, colour cast, blur, noise, JPEG.
     j = float(rng.uniform(0, 0.07))
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = src + rng.uniform(-j, j, (4, 2)).astype(np.float32) * np.float32([w, h])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src + rng.uniform(-j, j, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
     hom = cv2.getPerspectiveTransform(src, dst)
     img = cv2.warpPerspective(canvas, hom, (w, h), borderMode=cv2.BORDER_REFLECT)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -379,11 +379,11 @@ def random_scene(
     img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
-    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     tiles = []
     for p in placed:
         ca, sa = math.cos(p.angle), math.sin(p.angle)
-        pts = np.float32([[p.cx, p.cy], [p.cx - ca * half / 2, p.cy - sa * half / 2], [p.cx + ca * half / 2, p.cy + sa * half / 2]])
+        pts = np.array([[p.cx, p.cy], [p.cx - ca * half / 2, p.cy - sa * half / 2], [p.cx + ca * half / 2, p.cy + sa * half / 2]], np.float32)
         corners = _tile_corners(p.cx, p.cy, p.angle, half)
         allp = cv2.perspectiveTransform(np.concatenate([pts, corners])[None], hom)[0]
         width = float(np.linalg.norm(allp[3 + 0] - allp[3 + 3]))

@@ -91,8 +91,8 @@ def _warp(image: np.ndarray, center: np.ndarray, ax: np.ndarray, ay: np.ndarray,
     """Rectified patch: patch x runs along ``ax``, y along ``ay``; ``scale`` image px per patch px."""
     pw, ph = size
     sy = scale if scale_y is None else scale_y
-    m = np.float32([[ax[0] * scale, ay[0] * sy, 0], [ax[1] * scale, ay[1] * sy, 0]])
-    m[:, 2] = center - m[:, :2] @ np.float32([pw / 2, ph / 2])
+    m = np.array([[ax[0] * scale, ay[0] * sy, 0], [ax[1] * scale, ay[1] * sy, 0]], np.float32)
+    m[:, 2] = center - m[:, :2] @ np.array([pw / 2, ph / 2], np.float32)
     return cv2.warpAffine(image, m, (pw, ph), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
 
@@ -115,9 +115,9 @@ class _Tile:
 
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * self.width * grow
-        b = np.float32([-self.axis[1], self.axis[0]]) * self.width * grow / 2
+        b = np.array([-self.axis[1], self.axis[0]], np.float32) * self.width * grow / 2
         c = self.center
-        return np.float32([c - a - b, c + a - b, c + a + b, c - a + b])
+        return np.array([c - a - b, c + a - b, c + a + b, c - a + b], np.float32)
 
 
 def _blobs(strokes: np.ndarray, diff: np.ndarray) -> tuple[list[tuple[float, float, float, float]], float]:
@@ -204,7 +204,7 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
 
 def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     u = cand.along
-    nrm = np.float32([-u[1], u[0]])
+    nrm = np.array([-u[1], u[0]], np.float32)
     w0 = cand.length / 0.8
     # 1. Find the tile's sides along the divider's line.
     scale = w0 / P
@@ -247,7 +247,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     center = cand.center + u * (right - left) / 2 * scale
     # 2. Rectify the tile: half 0 first in reading order (left to right, top to bottom).
     axis = nrm if -45 < math.degrees(math.atan2(nrm[1], nrm[0])) <= 135 else -nrm
-    perp = np.float32([-axis[1], axis[0]])
+    perp = np.array([-axis[1], axis[0]], np.float32)
     length = _tile_length(image, center, axis, perp, width, body, thr)
     patch = _warp(image, center, axis, perp, length / (2 * P), (2 * P, P), width / P)
     local = cv2.medianBlur(patch, 15).astype(np.float32)
