@@ -297,13 +297,18 @@ def random_scene(
     ends: list[int] = []
     chain: tuple[int, ...] = ()
     if kind == "line":
-        layout, spinner, ends = _line_layout(rng, half)
-        pts = np.array([c for p in layout for c in _tile_corners(p.cx, p.cy, p.angle, half)])
-        rot = float(rng.uniform(-math.pi, math.pi)) if rng.random() < 0.6 else float(rng.normal(0, 0.05))
-        ca, sa = math.cos(rot), math.sin(rot)
-        rpts = pts @ np.array([[ca, sa], [-sa, ca]], np.float32)
-        span = rpts.max(0) - rpts.min(0)
-        fit = min(1.0, 0.92 * w / span[0], 0.92 * h / span[1])
+        # A camera is set up so that tiles stay readable: redraw lines that would have
+        # to shrink the tiles by more than a fifth to fit the frame.
+        for _attempt in range(20):
+            layout, spinner, ends = _line_layout(rng, half)
+            pts = np.array([c for p in layout for c in _tile_corners(p.cx, p.cy, p.angle, half)])
+            rot = float(rng.uniform(-math.pi, math.pi)) if rng.random() < 0.6 else float(rng.normal(0, 0.05))
+            ca, sa = math.cos(rot), math.sin(rot)
+            rpts = pts @ np.array([[ca, sa], [-sa, ca]], np.float32)
+            span = rpts.max(0) - rpts.min(0)
+            fit = min(1.0, 0.92 * w / span[0], 0.92 * h / span[1])
+            if fit * half >= 0.8 * 26 * min(w, h) / 480:
+                break
         if fit < 1.0:
             half *= fit
             layout, spinner, ends = _rescale(layout, fit), spinner, ends
