@@ -258,7 +258,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # The divider must stand out clearly, and so must the tile from the table.
     div = diff[int(0.3 * P) : int(0.7 * P), P - 1 : P + 1]
     potential = max(float(body.max()), 255.0 - float(body.min()))
-    if float(np.median(div)) < max(45.0, 0.4 * potential):
+    if float(np.median(div)) < max(45.0, 0.35 * potential):
         return None
     if _outline_contrast(image, center, axis, perp, length, width, body, thr) < 0.3:
         return None
