@@ -169,13 +169,20 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
     # An end is a straight edge across the whole tile; a column of pips only crosses some rows.
     edge = cv2.dilate(edge, np.ones((1, 5), np.uint8))
     frac = edge.mean(axis=0)
+    bodyfrac = (dist < thr).mean(axis=0)
     cx = int(1.5 * P)
     ends = []
     for sign in (-1, 1):
         start, stop = cx + sign * int(0.55 * P), cx + sign * int(1.2 * P)
         prof = frac[start:stop:sign]
-        k = _first_exceed(prof, 0.85)
-        ends.append(0.55 * P + k + 1 if k < len(prof) else math.inf)
+        beyond = bodyfrac[start:stop:sign]
+        end = math.inf
+        for k in np.flatnonzero((prof[:-1] > 0.85) & (prof[1:] > 0.85)):
+            # A column of pips has the tile's colour again just past it; an end does not.
+            if k + 8 >= len(beyond) or float(beyond[k + 3 : k + 9].mean()) < 0.5:
+                end = 0.55 * P + k + 1
+                break
+        ends.append(end)
     found = [e for e in ends if math.isfinite(e)]
     if not found:
         half = 0.9 * P
@@ -272,7 +279,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # or wider tile and keep the reading whose pips look most like domino patterns.
     if base_quality < 1.0:
         best = (base_quality, values, confs, clutter_total, length, width)
-        for fl, fw in ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), (1.0, 0.92)):
+        for fl, fw in ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), (1.0, 0.92), (1.25, 1.0), (1.4, 1.0)):
             alt = _warp(image, center, axis, perp, length * fl / (2 * P), (2 * P, P), width * fw / P)
             alt_diff = np.linalg.norm(alt.astype(np.float32) - cv2.medianBlur(alt, 15).astype(np.float32), axis=2)
             v2, c2, cl2, _ = _read_pips(alt_diff)
@@ -305,6 +312,12 @@ def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, 
         full = np.zeros((P, P), np.uint8)
         ox = x0 - k * P
         full[rim : P - rim, ox : ox + (x1 - x0)] = d > thr
+        # A thick or blurred divider spills past its band as a near full-height line
+        # that would join the pips next to it: cut it off.
+        near = range(P - band // 2 - 4, P - band // 2) if k == 0 else range(band // 2, band // 2 + 4)
+        for col in near:
+            if full[:, col].mean() > 0.6:
+                full[:, col] = 0
         strokes[:, k * P : (k + 1) * P] = full
         blobs, clutter = _blobs(full, diff[:, k * P : (k + 1) * P])
         halves.append(blobs)
