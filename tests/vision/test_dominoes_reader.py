@@ -1,0 +1,117 @@
+"""The domino reader on the real photos (fixtures) and on seeded synthetic frames."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.domino_synth import random_scene
+from vision.dominoes import Layout, layout_from_tiles, read_dominoes, read_layout
+from vision.types import TileReading
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "dominoes"
+LABELS = json.loads((FIXTURES / "labels.json").read_text())
+
+
+def _box_center(box: list[int]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+@pytest.mark.parametrize("name", sorted(LABELS))
+def test_every_tile_right_on_the_real_photos(name: str) -> None:
+    image = cv2.imread(str(FIXTURES / name))
+    readings = read_dominoes(image)
+    assert len(readings) == len(LABELS[name])
+    for label in LABELS[name]:
+        x0, y0, x1, y1 = label["box"]
+        inside = [r for r in readings if x0 <= r.center[0] <= x1 and y0 <= r.center[1] <= y1]
+        assert len(inside) == 1, label
+        # Reading order is the labels' order: left to right, or top to bottom.
+        assert list(inside[0].pips) == label["pips"], (label, inside[0])
+        vertical = (y1 - y0) > (x1 - x0)
+        assert abs(inside[0].angle - (90 if vertical else 0)) < 12
+
+
+def test_layout_photo_line_spinner_and_open_ends() -> None:
+    image = cv2.imread(str(FIXTURES / "layout.jpg"))
+    layout = read_layout(image)
+    assert len(layout.tiles) == 12 and layout.loose == ()
+    assert layout.spinner is not None and layout.tiles[layout.spinner].pips == (5, 5)
+    # Open: the 2 of 2-5, the 6 of 3-6, the 1 of 6-1 and the 1 of 1-4.
+    assert sorted(layout.open_ends) == [1, 1, 2, 6]
+    assert layout.to_dict()["open_sum"] == 10
+    chain = [layout.tiles[i].pips for i in layout.chain]
+    assert chain[0] in ((6, 1), (3, 6)) and len(chain) == 10
+    # Under "four_sides" the spinner's free side counts half its value.
+    assert read_layout(image, "four_sides").open_sum == 15
+    d = layout.to_dict()
+    assert set(d) >= {"tiles", "open_ends", "open_sum"}
+    assert d["tiles"][0]["pips"] == [1, 4]
+
+
+def _half_accuracy(seeds: range, kind: str) -> tuple[int, int]:
+    good = total = 0
+    for seed in seeds:
+        scene = random_scene(np.random.default_rng(seed), kind=kind)  # type: ignore[arg-type]
+        readings = read_dominoes(scene.image)
+        halves = []
+        for r in readings:
+            a = math.radians(r.angle)
+            quarter = math.dist(r.corners[0], r.corners[1]) / 4
+            d = np.array([math.cos(a), math.sin(a)]) * quarter
+            halves += [(np.array(r.center) - d, r.pips[0]), (np.array(r.center) + d, r.pips[1])]
+        for tile in scene.tiles:
+            for centre, value in zip(tile.half_centers, tile.pips):
+                total += 1
+                near = [v for p, v in halves if np.linalg.norm(p - np.array(centre)) < 0.3 * tile.width]
+                good += near[:1] == [value]
+    return good, total
+
+
+def test_generated_tiles_are_mostly_read() -> None:
+    # A floor that guards against regressions; bench/dominoes_accuracy.py gives the figure.
+    good, total = _half_accuracy(range(10, 22), "scatter")
+    assert good / total >= 0.7, (good, total)
+
+
+def test_generator_is_seeded_and_consistent() -> None:
+    a = random_scene(np.random.default_rng(7), kind="line")
+    b = random_scene(np.random.default_rng(7), kind="line")
+    assert np.array_equal(a.image, b.image) and a.tiles == b.tiles
+    pairs = [tuple(sorted(t.pips)) for t in a.tiles]
+    assert len(pairs) == len(set(pairs))  # a double-six set has each tile once
+    assert all(0 <= v <= 12 for v in a.open_ends)
+
+
+def _tile(a: int, b: int, x: float, y: float, vertical: bool = False) -> TileReading:
+    if vertical:
+        return TileReading((a, b), (x, y), 90.0, 1.0, ((x + 10, y - 20), (x + 10, y + 20), (x - 10, y + 20), (x - 10, y - 20)))
+    return TileReading((a, b), (x, y), 0.0, 1.0, ((x - 20, y - 10), (x + 20, y - 10), (x + 20, y + 10), (x - 10, y + 10)))
+
+
+def test_layout_worked_example_of_the_rules() -> None:
+    # 3-5, 5-5 crosswise (the spinner), 5-0, 0-2: ends 3 and 2 (RULES dom-4).
+    tiles = [_tile(3, 5, 0, 0), _tile(5, 5, 31, 0, vertical=True), _tile(5, 0, 62, 0), _tile(0, 2, 103, 0)]
+    lay = layout_from_tiles(tiles)
+    assert lay.spinner == 1 and lay.chain in ((0, 1, 2, 3), (3, 2, 1, 0))
+    assert sorted(lay.open_ends) == [2, 3] and lay.open_sum == 5
+    assert layout_from_tiles(tiles, "four_sides").open_sum == 15
+    # The spinner alone, then with one side closed: it counts in full.
+    assert layout_from_tiles([tiles[1]]).open_sum == 10
+    assert layout_from_tiles(tiles[1:3]).open_sum == 10
+
+
+def test_layout_ignores_mismatched_and_loose_tiles() -> None:
+    tiles = [_tile(3, 5, 0, 0), _tile(4, 1, 41, 0), _tile(6, 6, 300, 300)]
+    lay = layout_from_tiles(tiles)
+    assert isinstance(lay, Layout) and lay.chain == () and lay.loose == (0, 1, 2)
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(ValueError, match="BGR"):
+        read_dominoes(np.zeros((10, 10), np.uint8))
