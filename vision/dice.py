@@ -1,39 +1,340 @@
 """Read dice pips in a still image (pure: array in, readings out).
 
-This first reader is a plain classical pipeline (dice by colour contrast, pips by
-blob detection); it is replaced by the full reader of issue 4.
+The reader is classical and works on pips, not on die outlines, so that it does
+not care about the colour of the dice, the polarity of the pips (dark on light
+or light on dark), touching dice or a cluttered background:
+
+1. **Scale.** The frame is reduced so its longer side is at most
+   ``WORK_SIZE`` pixels (speed; the pips of a die on a table camera stay a few
+   pixels wide).
+2. **Pip evidence.** A colour difference of Gaussians (fine blur minus coarse
+   blur, per channel, then the Euclidean norm over channels) is large on small
+   blobs of any colour against their surroundings, and only a thin ridge on the
+   straight edges of dice, trays and table clutter.
+3. **Pips.** The evidence is thresholded; components that are small, round and
+   solid are pips (ridges are long and thin; glare streaks fail the roundness).
+4. **Dice.** Pips are linked into dice when they have similar sizes, lie
+   within a few pip diameters of each other, and the straight path between them
+   crosses no edge (a die edge between two pips, e.g. between touching dice or
+   between the top and a side face, is a ridge of the evidence). A group of 1 to
+   6 pips must also sit on a die face: the colour round the pips differs from
+   the local background of the table.
+5. **Value and confidence.** The number of pips is the value when the pips form
+   a die face pattern (spacing and symmetry checked per count); the confidence
+   says how well. Below ``CONFIDENCE_THRESHOLD`` the die is reported with value
+   None (unsure), never guessed.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from .types import DieReading
 
+CONFIDENCE_THRESHOLD = 0.5
+"""Readings with a confidence below this are reported unsure (value None)."""
 
-def read_dice(image: np.ndarray) -> list[DieReading]:
-    """Read every die in a BGR image.
+WORK_SIZE = 640
+"""Longer side, in pixels, of the image the reader works on."""
+
+
+@dataclass(frozen=True)
+class Params:
+    """Tuning of the reader (all lengths in working-scale pixels)."""
+
+    fine_sigma: float = 1.0
+    coarse_sigma: float = 3.0
+    pip_threshold: float = 14.0  # lightness DoG a pip must reach (L in 0..255)
+    chroma_threshold: float = 10.0  # same in a or b (colour pips on a colour die)
+    min_pip_area: float = 5.0
+    max_pip_area: float = 400.0
+    min_circularity: float = 0.55
+    max_elongation: float = 2.6
+    tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
+    tilt_angle: float = 30.0  # elongated pips of one face point the same way (degrees)
+    side_face_margin: float = 0.12  # a side face's pips are this much less round than the top's
+    same_die: float = 0.9  # faces closer than this many die sizes belong to one die
+    link_factor: float = 4.5  # link pips closer than this many (mean) diameters
+    min_face_contrast: float = 10.0  # colour distance between die face and table background
+    edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
+    pip_colour: float = 80.0  # pips of one die have about the same colour
+
+
+DEFAULT = Params()
+
+
+@dataclass(frozen=True)
+class Pip:
+    x: float
+    y: float
+    area: float
+    strength: float
+    roundness: float = 1.0  # minor / major axis of the blob
+    angle: float = 0.0  # orientation of the major axis, degrees
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    dark: bool = True  # darker than its surroundings
+
+    @property
+    def diameter(self) -> float:
+        return float(2.0 * np.sqrt(self.area / np.pi))
+
+
+def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
+    """Read every die in a BGR image; centres and boxes are in the image's pixels.
 
     >>> read_dice(np.zeros((100, 100, 3), np.uint8))
     []
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected a BGR image of shape (h, w, 3), got {image.shape}")
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    if bright.mean() > 127:
-        return []
-    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    h, w = gray.shape
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_SIZE / max(h, w))
+    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    evidence = pip_evidence(work, params)
+    pips = find_pips(evidence, work, params)
+    background = table_background(work)
+    faces = [f for f in (face_of(g, work, background, params) for g in link_pips(pips, work, params)) if f is not None]
     out: list[DieReading] = []
-    for c in contours:
-        x, y, bw, bh = cv2.boundingRect(c)
-        if bw < 0.02 * w or bh < 0.02 * h or not 0.6 < bw / bh < 1.6:
-            continue
-        face = 255 - bright[y : y + bh, x : x + bw]
-        n, _, stats, _ = cv2.connectedComponentsWithStats(face[2:-2, 2:-2])
-        pips = [s for s in stats[1:] if 0.002 * bw * bh < s[cv2.CC_STAT_AREA] < 0.05 * bw * bh]
-        value = len(pips) if 1 <= len(pips) <= 6 else None
-        out.append(DieReading(value, (x + bw / 2, y + bh / 2), 0.5 if value else 0.0, (x, y, x + bw, y + bh)))
+    for f in suppress_side_faces(faces, params):
+        x0, y0, x1, y1 = f.box
+        out.append(
+            DieReading(
+                f.value if f.confidence >= CONFIDENCE_THRESHOLD else None,
+                (f.x / scale, f.y / scale),
+                f.confidence,
+                (int(x0 / scale), int(y0 / scale), int(np.ceil(x1 / scale)), int(np.ceil(y1 / scale))),
+            )
+        )
+    out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
+
+
+def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
+    """Signed colour difference of Gaussians: (h, w, 3) float32 over L, a, b.
+
+    Positive where a small blob is lighter (or redder, or yellower) than its
+    surroundings, negative where it is darker; between two close pips the sign
+    flips, which keeps neighbouring pips apart.
+    """
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
+    fine = cv2.GaussianBlur(lab, (0, 0), params.fine_sigma)
+    coarse = cv2.GaussianBlur(lab, (0, 0), params.coarse_sigma)
+    return fine - coarse
+
+
+def _blobs(mask: np.ndarray, params: Params) -> list[tuple[float, float, float, float, float]]:
+    """Round solid components of a mask: (x, y, area, roundness, angle)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if not params.min_pip_area <= area <= params.max_pip_area:
+            continue
+        perimeter = cv2.arcLength(c, True)
+        if 4 * np.pi * area / (perimeter * perimeter + 1e-9) < params.min_circularity:
+            continue
+        m = cv2.moments(c)
+        if m["m00"] <= 0:
+            continue
+        x, y = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+        common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
+        l1, l2 = (mu20 + mu02 + common) / 2, (mu20 + mu02 - common) / 2
+        roundness = float(np.sqrt(max(l2, 1e-6) / max(l1, 1e-6)))
+        if roundness < 1 / params.max_elongation:
+            continue
+        # solid: the blob fills its fitted ellipse (area of the ellipse = 4 pi sqrt(l1 l2))
+        if area < 0.7 * 4 * np.pi * np.sqrt(max(l1 * l2, 1e-9)):
+            continue
+        ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
+        out.append((float(x), float(y), float(area), roundness, ang))
+    return out
+
+
+def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Params = DEFAULT) -> list[Pip]:
+    """Small, round, solid blobs lighter or darker than their surroundings (in L, a or b)."""
+    found: list[Pip] = []
+    thresholds = (params.pip_threshold, params.chroma_threshold, params.chroma_threshold)
+    for ch in range(3):
+        e = evidence[:, :, ch]
+        for sign in (-1.0, 1.0):
+            mask = ((sign * e) > thresholds[ch]).astype(np.uint8)
+            for x, y, area, roundness, ang in _blobs(mask, params):
+                xi = min(max(int(round(x)), 0), e.shape[1] - 1)
+                yi = min(max(int(round(y)), 0), e.shape[0] - 1)
+                strength = float(np.linalg.norm(evidence[yi, xi]))
+                colour = (0.0, 0.0, 0.0)
+                if work is not None:
+                    px = work[yi, xi]
+                    colour = (float(px[0]), float(px[1]), float(px[2]))
+                dark = bool(evidence[yi, xi, 0] < 0)
+                found.append(Pip(x, y, area, strength, roundness, ang, colour, dark))
+    # one blob may show in several channels: keep the strongest
+    found.sort(key=lambda p: -p.strength)
+    pips: list[Pip] = []
+    for p in found:
+        if all(np.hypot(p.x - q.x, p.y - q.y) > 0.5 * max(p.diameter, q.diameter) for q in pips):
+            pips.append(p)
+    return pips
+
+
+def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
+    """Does the straight path from pip ``a`` to pip ``b`` cross an edge (a colour change)?"""
+    dx, dy = b.x - a.x, b.y - a.y
+    dist = float(np.hypot(dx, dy))
+    ra, rb = 0.75 * a.diameter + 1.0, 0.75 * b.diameter + 1.0
+    if dist <= ra + rb + 1:
+        return False
+    n = max(int(dist - ra - rb), 3)
+    ts = np.linspace(ra / dist, 1 - rb / dist, n)
+    xs = np.clip(np.round(a.x + ts * dx).astype(int), 0, smooth.shape[1] - 1)
+    ys = np.clip(np.round(a.y + ts * dy).astype(int), 0, smooth.shape[0] - 1)
+    along = smooth[ys, xs].astype(np.float32)
+    ref = np.median(along, axis=0)
+    dev = np.sqrt(((along - ref) ** 2).sum(axis=1))
+    return bool(dev.max() > params.edge_colour)
+
+
+def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
+    """Pips of one face are foreshortened alike: similar roundness, and if elongated, the same way."""
+    if abs(a.roundness - b.roundness) > params.tilt_roundness:
+        return False
+    if max(a.roundness, b.roundness) < 0.8:
+        diff = abs(a.angle - b.angle) % 180.0
+        if min(diff, 180.0 - diff) > params.tilt_angle:
+            return False
+    return True
+
+
+def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT) -> list[list[Pip]]:
+    """Group pips into dice faces (connected components of the 'same face' relation)."""
+    n = len(pips)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    if n:
+        smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+        xy = np.array([[p.x, p.y] for p in pips])
+        diam = np.array([p.diameter for p in pips])
+        for i in range(n):
+            d = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
+            for j in np.nonzero((d < params.link_factor * 0.5 * (diam + diam[i]) + 2) & (np.arange(n) > i))[0]:
+                a, b = pips[i], pips[int(j)]
+                ratio = diam[i] / diam[j]
+                if not 0.55 < ratio < 1.8 or a.dark != b.dark:
+                    continue
+                if np.linalg.norm(np.subtract(a.colour, b.colour)) > params.pip_colour:
+                    continue
+                if not _same_tilt(a, b, params):
+                    continue
+                if _edge_between(a, b, smooth, params):
+                    continue
+                parent[find(i)] = find(int(j))
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(pips[i])
+    return list(groups.values())
+
+
+def table_background(work: np.ndarray) -> np.ndarray:
+    """The table without the dice: a wide median of a reduced image, scaled back."""
+    h, w = work.shape[:2]
+    small = cv2.resize(work, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
+    k = 31 if min(small.shape[:2]) > 31 else max(3, (min(small.shape[:2]) // 2) * 2 - 1)
+    bg = cv2.medianBlur(small, k)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _pattern_score(pts: np.ndarray, diam: float) -> float:
+    """How well ``pts`` (n x 2) form the pip pattern of an n face, 0..1."""
+    n = len(pts)
+    if n == 1:
+        return 0.9
+    c = pts.mean(axis=0)
+    rel = pts - c
+    r = np.hypot(rel[:, 0], rel[:, 1])
+    if n == 2:
+        # two pips on a diagonal: symmetric about the centre
+        return 0.9 if abs(r[0] - r[1]) < 0.4 * diam + 1 else 0.4
+    if n == 3:
+        # three pips in a line, the middle one at the centre
+        d = np.sort(r)
+        _, s, vt = np.linalg.svd(rel, full_matrices=False)
+        line = s[1] / (s[0] + 1e-9)
+        return 0.9 if line < 0.25 and d[0] < 0.5 * diam + 1 else 0.3
+    if n == 4:
+        d = np.sort(r)
+        return 0.9 if d[-1] - d[0] < 0.5 * diam + 1.5 else 0.4
+    if n == 5:
+        d = np.sort(r)
+        return 0.9 if d[0] < 0.5 * diam + 1 and d[-1] - d[1] < 0.6 * diam + 1.5 else 0.4
+    if n == 6:
+        # two rows of three: two pips near the centre line, four at the corners
+        d = np.sort(r)
+        return 0.9 if d[1] < d[2] and d[5] - d[2] < 0.7 * diam + 1.5 else 0.4
+    return 0.0
+
+
+@dataclass(frozen=True)
+class Face:
+    """A candidate die face: a group of pips that sits on a die."""
+
+    x: float
+    y: float
+    size: float  # estimated side of the die face, working pixels
+    value: int | None
+    confidence: float
+    roundness: float  # mean roundness of its pips (the face seen most squarely is roundest)
+    box: tuple[float, float, float, float]
+    pips: int
+
+
+def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params) -> Face | None:
+    """The face a pip group forms, or None if it is no die."""
+    pts = np.array([[p.x, p.y] for p in group])
+    diam = float(np.median([p.diameter for p in group]))
+    cx, cy = pts.mean(axis=0)
+    n = len(group)
+    spread = float(np.max(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy))) if n > 1 else 0.0
+    major = float(np.median([p.diameter / np.sqrt(max(p.roundness, 0.2)) for p in group]))
+    size = max(5.0 * major, spread / 0.36) if n > 1 else 6.0 * major
+    half = 0.5 * size
+    h, w = work.shape[:2]
+    x0, y0 = max(cx - half, 0.0), max(cy - half, 0.0)
+    x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    patch = work[int(y0) : int(y1) + 1, int(x0) : int(x1) + 1].astype(np.float32)
+    bg = background[int(y0) : int(y1) + 1, int(x0) : int(x1) + 1].astype(np.float32)
+    face = np.median(patch.reshape(-1, 3), axis=0)
+    table = np.median(bg.reshape(-1, 3), axis=0)
+    contrast = float(np.linalg.norm(face - table))
+    roundness = float(np.mean([p.roundness for p in group]))
+    box = (x0, y0, x1, y1)
+    if n > 6:
+        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n)
+    if contrast < params.min_face_contrast:
+        return None
+    conf = _pattern_score(pts, diam)
+    return Face(float(cx), float(cy), size, n, conf, roundness, box, n)
+
+
+def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
+    """Keep one face per die: of faces closer than a die apart, the one seen most squarely."""
+    order = sorted(faces, key=lambda f: (-(f.roundness + 0.05 * min(f.pips, 6)), -f.confidence))
+    kept: list[Face] = []
+    for f in order:
+        if all(
+            np.hypot(f.x - k.x, f.y - k.y) > params.same_die * max(k.size, f.size) or f.roundness > k.roundness - params.side_face_margin
+            for k in kept
+        ) or not kept:
+            kept.append(f)
+    return kept
