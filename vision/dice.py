@@ -38,6 +38,7 @@ CONFIDENCE_THRESHOLD = 0.5
 """Readings with a confidence below this are reported unsure (value None)."""
 
 WORK_SIZE = 640
+MAX_UPSCALE = 1.0
 """Longer side, in pixels, of the image the reader works on."""
 
 
@@ -48,10 +49,12 @@ class Params:
     fine_sigma: float = 1.0
     coarse_sigma: float = 3.0
     pip_threshold: float = 14.0  # lightness DoG a pip must reach (L in 0..255)
-    chroma_threshold: float = 10.0  # same in a or b (colour pips on a colour die)
-    min_pip_area: float = 5.0
+    chroma_threshold: float = 10.0
+    levels: tuple[float, ...] = (1.0, 2.0, 4.0)  # threshold steps, times the thresholds above
+    min_peak: float = 24.0  # a pip's strongest lightness DoG (scaled for chroma)  # same in a or b (colour pips on a colour die)
+    min_pip_area: float = 4.0
     max_pip_area: float = 400.0
-    min_circularity: float = 0.55
+    min_solidity: float = 0.75
     max_elongation: float = 2.6
     tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
     tilt_angle: float = 30.0  # elongated pips of one face point the same way (degrees)
@@ -91,8 +94,8 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected a BGR image of shape (h, w, 3), got {image.shape}")
     h, w = image.shape[:2]
-    scale = min(1.0, WORK_SIZE / max(h, w))
-    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    scale = min(MAX_UPSCALE, WORK_SIZE / max(h, w))
+    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     evidence = pip_evidence(work, params)
     pips = find_pips(evidence, work, params)
     background = table_background(work)
@@ -125,57 +128,71 @@ def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
     return fine - coarse
 
 
-def _blobs(mask: np.ndarray, params: Params) -> list[tuple[float, float, float, float, float]]:
-    """Round solid components of a mask: (x, y, area, roundness, angle)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+def _blobs(mask: np.ndarray, values: np.ndarray, params: Params) -> list[tuple[float, float, float, float, float, float]]:
+    """Round solid components of a mask: (x, y, area in pixels, roundness, angle, peak value)."""
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return []
+    area = stats[1:, cv2.CC_STAT_AREA]
+    bw = stats[1:, cv2.CC_STAT_WIDTH]
+    bh = stats[1:, cv2.CC_STAT_HEIGHT]
+    ok = (area >= params.min_pip_area) & (area <= params.max_pip_area)
+    ok &= np.maximum(bw, bh) <= params.max_elongation * np.minimum(bw, bh) + 2
+    ok &= area >= 0.4 * bw * bh  # a disc fills pi/4 of its box; a diagonal ellipse less
     out = []
-    for c in contours:
-        area = cv2.contourArea(c)
-        if not params.min_pip_area <= area <= params.max_pip_area:
-            continue
-        perimeter = cv2.arcLength(c, True)
-        if 4 * np.pi * area / (perimeter * perimeter + 1e-9) < params.min_circularity:
-            continue
-        m = cv2.moments(c)
+    for i in np.nonzero(ok)[0] + 1:
+        x0, y0, w, h = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
+        inside = labels[y0 : y0 + h, x0 : x0 + w] == i
+        m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
         if m["m00"] <= 0:
             continue
-        x, y = m["m10"] / m["m00"], m["m01"] / m["m00"]
         mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
         common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
-        l1, l2 = (mu20 + mu02 + common) / 2, (mu20 + mu02 - common) / 2
-        roundness = float(np.sqrt(max(l2, 1e-6) / max(l1, 1e-6)))
+        l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
+        roundness = float(np.sqrt(l2 / l1))
         if roundness < 1 / params.max_elongation:
             continue
-        # solid: the blob fills its fitted ellipse (area of the ellipse = 4 pi sqrt(l1 l2))
-        if area < 0.7 * 4 * np.pi * np.sqrt(max(l1 * l2, 1e-9)):
+        # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
+        if m["m00"] < params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
             continue
         ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
-        out.append((float(x), float(y), float(area), roundness, ang))
+        peak = float(values[y0 : y0 + h, x0 : x0 + w][inside].max())
+        out.append((float(centroids[i, 0]), float(centroids[i, 1]), float(m["m00"]), roundness, ang, peak))
     return out
 
 
 def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Params = DEFAULT) -> list[Pip]:
-    """Small, round, solid blobs lighter or darker than their surroundings (in L, a or b)."""
-    found: list[Pip] = []
+    """Small, round, solid blobs lighter or darker than their surroundings (in L, a or b).
+
+    Each channel and sign is cut at a few levels (like a blob detector's
+    threshold steps): tiny pips packed close merge at a low level and come apart
+    at a higher one, faint pips only pass the low one.
+    """
+    found: list[tuple[int, float, Pip]] = []
     thresholds = (params.pip_threshold, params.chroma_threshold, params.chroma_threshold)
     for ch in range(3):
         e = evidence[:, :, ch]
         for sign in (-1.0, 1.0):
-            mask = ((sign * e) > thresholds[ch]).astype(np.uint8)
-            for x, y, area, roundness, ang in _blobs(mask, params):
-                xi = min(max(int(round(x)), 0), e.shape[1] - 1)
-                yi = min(max(int(round(y)), 0), e.shape[0] - 1)
-                strength = float(np.linalg.norm(evidence[yi, xi]))
-                colour = (0.0, 0.0, 0.0)
-                if work is not None:
-                    px = work[yi, xi]
-                    colour = (float(px[0]), float(px[1]), float(px[2]))
-                dark = bool(evidence[yi, xi, 0] < 0)
-                found.append(Pip(x, y, area, strength, roundness, ang, colour, dark))
-    # one blob may show in several channels: keep the strongest
-    found.sort(key=lambda p: -p.strength)
+            s = e if sign > 0 else -e
+            for level, factor in enumerate(params.levels):
+                mask = (s > thresholds[ch] * factor).astype(np.uint8)
+                for x, y, area, roundness, ang, peak in _blobs(mask, s, params):
+                    if peak < params.min_peak * (thresholds[ch] / params.pip_threshold):
+                        continue
+                    xi = min(max(int(round(x)), 0), e.shape[1] - 1)
+                    yi = min(max(int(round(y)), 0), e.shape[0] - 1)
+                    colour = (0.0, 0.0, 0.0)
+                    if work is not None:
+                        px = work[yi, xi]
+                        colour = (float(px[0]), float(px[1]), float(px[2]))
+                    dark = bool(evidence[yi, xi, 0] < 0) if ch == 0 else bool(sign < 0 and evidence[yi, xi, 0] <= 0)
+                    if ch == 0:
+                        dark = sign < 0
+                    found.append((level, -peak, Pip(x, y, area, peak, roundness, ang, colour, dark)))
+    # one blob shows at several levels and maybe in several channels: keep the first seen
+    found.sort(key=lambda t: (t[0], t[1]))
     pips: list[Pip] = []
-    for p in found:
+    for _, _, p in found:
         if all(np.hypot(p.x - q.x, p.y - q.y) > 0.5 * max(p.diameter, q.diameter) for q in pips):
             pips.append(p)
     return pips
