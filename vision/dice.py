@@ -58,6 +58,8 @@ class Params:
     max_elongation: float = 2.6
     tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
     tilt_angle: float = 30.0  # elongated pips of one face point the same way (degrees)
+    min_relative_diameter: float = 0.65  # pips smaller than this part of the clear faces' pips are specks
+    min_relative_peak: float = 0.45
     side_face_margin: float = 0.12  # a side face's pips are this much less round than the top's
     same_die: float = 0.9  # faces closer than this many die sizes belong to one die
     link_factor: float = 4.5  # link pips closer than this many (mean) diameters
@@ -96,10 +98,7 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
     h, w = image.shape[:2]
     scale = min(MAX_UPSCALE, WORK_SIZE / max(h, w))
     work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    evidence = pip_evidence(work, params)
-    pips = find_pips(evidence, work, params)
-    background = table_background(work)
-    faces = [f for f in (face_of(g, work, background, params) for g in link_pips(pips, work, params)) if f is not None]
+    faces = plausible_faces(candidate_faces(work, params), params)
     out: list[DieReading] = []
     for f in suppress_side_faces(faces, params):
         x0, y0, x1, y1 = f.box
@@ -113,6 +112,25 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
         )
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
+
+
+def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
+    """Every pip group that forms a die face, before one face per die is chosen."""
+    evidence = pip_evidence(work, params)
+    pips = find_pips(evidence, work, params)
+    background = table_background(work)
+    faces: list[Face] = []
+    todo = link_pips(pips, work, params)
+    while todo:
+        group = todo.pop()
+        diam = float(np.median([p.diameter for p in group]))
+        face, rest = best_face(group, diam)
+        f = face_of(face, work, background, params)
+        if f is not None:
+            faces.append(f)
+        if rest:
+            todo.extend(link_pips(rest, work, params))
+    return faces
 
 
 def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
@@ -270,34 +288,105 @@ def table_background(work: np.ndarray) -> np.ndarray:
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _pattern_score(pts: np.ndarray, diam: float) -> float:
-    """How well ``pts`` (n x 2) form the pip pattern of an n face, 0..1."""
+_FACES: dict[int, np.ndarray] = {
+    4: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], float),
+    5: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1], [0, 0]], float),
+    6: np.array([[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]], float),
+}
+
+
+def _whiten(pts: np.ndarray) -> np.ndarray | None:
+    rel = pts - pts.mean(axis=0)
+    cov = rel.T @ rel / len(pts)
+    vals, vecs = np.linalg.eigh(cov)
+    if vals[0] <= 1e-6 * max(vals[1], 1e-9):
+        return None
+    return rel @ vecs @ np.diag(1 / np.sqrt(vals)) @ vecs.T
+
+
+def pattern_error(pts: np.ndarray, diam: float) -> float:
+    """How far ``pts`` (n x 2) are from the pips of an n face seen at any angle, 0 = exact.
+
+    A face seen obliquely is an affine image of the square face; whitening the
+    points and the model removes the affine part up to a rotation (or mirror),
+    which is searched. For 2 and 3 pips the pattern is a line (checked directly).
+    The error is in units of the whitened spread (about a third of the face).
+    """
     n = len(pts)
     if n == 1:
-        return 0.9
-    c = pts.mean(axis=0)
-    rel = pts - c
-    r = np.hypot(rel[:, 0], rel[:, 1])
+        return 0.0
     if n == 2:
-        # two pips on a diagonal: symmetric about the centre
-        return 0.9 if abs(r[0] - r[1]) < 0.4 * diam + 1 else 0.4
+        d = float(np.hypot(*(pts[0] - pts[1])))
+        return 0.0 if 1.6 * diam <= d <= 7.0 * diam else 1.0
     if n == 3:
-        # three pips in a line, the middle one at the centre
-        d = np.sort(r)
-        _, s, vt = np.linalg.svd(rel, full_matrices=False)
-        line = s[1] / (s[0] + 1e-9)
-        return 0.9 if line < 0.25 and d[0] < 0.5 * diam + 1 else 0.3
-    if n == 4:
-        d = np.sort(r)
-        return 0.9 if d[-1] - d[0] < 0.5 * diam + 1.5 else 0.4
-    if n == 5:
-        d = np.sort(r)
-        return 0.9 if d[0] < 0.5 * diam + 1 and d[-1] - d[1] < 0.6 * diam + 1.5 else 0.4
-    if n == 6:
-        # two rows of three: two pips near the centre line, four at the corners
-        d = np.sort(r)
-        return 0.9 if d[1] < d[2] and d[5] - d[2] < 0.7 * diam + 1.5 else 0.4
-    return 0.0
+        c = pts.mean(axis=0)
+        r = np.hypot(pts[:, 0] - c[0], pts[:, 1] - c[1])
+        order = np.argsort(r)
+        mid, ends = pts[order[0]], pts[order[1:]]
+        span = float(np.hypot(*(ends[0] - ends[1])))
+        if span < 2.0 * diam:
+            return 1.0
+        off_mid = float(np.hypot(*(mid - (ends[0] + ends[1]) / 2))) / span
+        return off_mid * 2.0
+    model = _FACES.get(n)
+    if model is None:
+        return 1.0
+    w = _whiten(pts)
+    m = _whiten(model)
+    if w is None or m is None:
+        return 1.0
+    best = np.inf
+    ang_w = np.arctan2(w[:, 1], w[:, 0])
+    ang_m = np.arctan2(m[:, 1], m[:, 0])
+    for mirror in (1.0, -1.0):
+        mm = m * np.array([1.0, mirror])
+        am = ang_m * mirror
+        for i in range(n):
+            if np.hypot(*w[i]) < 0.3:
+                continue
+            for j in range(n):
+                if np.hypot(*mm[j]) < 0.3:
+                    continue
+                t = ang_w[i] - am[j]
+                c, s = np.cos(t), np.sin(t)
+                rot = mm @ np.array([[c, s], [-s, c]])
+                d = np.hypot(w[:, None, 0] - rot[None, :, 0], w[:, None, 1] - rot[None, :, 1])
+                # one-to-one: every model pip must have its own point
+                err = max(float(d.min(axis=0).max()), float(d.min(axis=1).max()))
+                if len(set(d.argmin(axis=1))) < n:
+                    err = max(err, 1.0)
+                best = min(best, err)
+    return float(best)
+
+
+def _pattern_score(pts: np.ndarray, diam: float) -> float:
+    """Confidence 0..1 that ``pts`` form a die face."""
+    err = pattern_error(pts, diam)
+    return float(np.clip(1.0 - err / 0.5, 0.0, 1.0)) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
+
+
+def best_face(group: list[Pip], diam: float) -> tuple[list[Pip], list[Pip]]:
+    """Split a group that is no face (too many pips, or a bad pattern) into a face and the rest.
+
+    Pips are dropped one at a time (the one whose removal fits best; ties: the
+    least round), so a top face keeps its pips and the side-face pips linked to
+    it across a faint edge fall away.
+    """
+    rest: list[Pip] = []
+    g = list(group)
+    while len(g) > 1:
+        pts = np.array([[p.x, p.y] for p in g])
+        if len(g) <= 6 and pattern_error(pts, diam) < 0.35:
+            break
+        best_i, best_key = 0, (np.inf, np.inf)
+        for i in range(len(g)):
+            sub = np.delete(pts, i, axis=0)
+            err = pattern_error(sub, diam) if len(sub) <= 6 else 1.0
+            key = (round(err, 2), g[i].roundness)
+            if key < best_key:
+                best_i, best_key = i, key
+        rest.append(g.pop(best_i))
+    return g, rest
 
 
 @dataclass(frozen=True)
@@ -312,6 +401,9 @@ class Face:
     roundness: float  # mean roundness of its pips (the face seen most squarely is roundest)
     box: tuple[float, float, float, float]
     pips: int
+    peak: float = 0.0  # median pip evidence
+    diameter: float = 0.0  # median pip diameter
+    contrast: float = 0.0  # colour distance of the face from the table
 
 
 def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params) -> Face | None:
@@ -335,13 +427,33 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     table = np.median(bg.reshape(-1, 3), axis=0)
     contrast = float(np.linalg.norm(face - table))
     roundness = float(np.mean([p.roundness for p in group]))
+    peak = float(np.median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
     if n > 6:
-        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n)
+        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast)
     if contrast < params.min_face_contrast:
         return None
     conf = _pattern_score(pts, diam)
-    return Face(float(cx), float(cy), size, n, conf, roundness, box, n)
+    return Face(float(cx), float(cy), size, n, conf, roundness, box, n, peak, diam, contrast)
+
+
+def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
+    """Drop faces whose pips are much smaller or fainter than the clear faces of the image.
+
+    Clear faces (several pips in a good pattern, seen squarely) fix the pip size
+    and strength of this picture; specks of dirt, texture and glare are smaller
+    and fainter. Without a clear face nothing is dropped.
+    """
+    clear = [f for f in faces if f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= 0.75]
+    if not clear:
+        return faces
+    diam = float(np.median([f.diameter for f in clear]))
+    peak = float(np.median([f.peak for f in clear]))
+    return [
+        f
+        for f in faces
+        if f.diameter >= params.min_relative_diameter * diam and f.peak >= params.min_relative_peak * peak
+    ]
 
 
 def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
