@@ -141,10 +141,10 @@ class UsbCamera:
         *,
         width: int | None = 1280,
         height: int | None = 720,
-        capture: Callable[[int | str], Any] = cv2.VideoCapture,
+        capture: Callable[[int | str], Any] | None = None,
     ) -> None:
         self.name = str(index_or_path)
-        self._cap = capture(index_or_path)
+        self._cap = (capture or cv2.VideoCapture)(index_or_path)
         if not self._cap.isOpened():
             raise CameraLost(f"cannot open camera {self.name!r}")
         if width:
