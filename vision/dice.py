@@ -133,22 +133,34 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
     return faces
 
 
+_OPPONENT = np.array(
+    [
+        [0.114, 0.587, 0.299],  # lightness (BGR weights of grey)
+        [0.0, -0.5, 0.5],  # red - green
+        [-0.5, 0.25, 0.25],  # yellow - blue
+    ],
+    np.float32,
+)
+
+
 def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
-    """Signed colour difference of Gaussians: (h, w, 3) float32 over L, a, b.
+    """Signed colour difference of Gaussians: (h, w, 3) float32 over lightness and two opponent colours.
 
     Positive where a small blob is lighter (or redder, or yellower) than its
     surroundings, negative where it is darker; between two close pips the sign
     flips, which keeps neighbouring pips apart.
     """
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
-    fine = cv2.GaussianBlur(lab, (0, 0), params.fine_sigma)
-    coarse = cv2.GaussianBlur(lab, (0, 0), params.coarse_sigma)
-    return fine - coarse
+    fine = cv2.GaussianBlur(work, (0, 0), params.fine_sigma)
+    coarse = cv2.GaussianBlur(work, (0, 0), params.coarse_sigma)
+    diff = cv2.subtract(fine, coarse, dtype=cv2.CV_32F)
+    # blurring is linear, so the opponent colours of the difference are the
+    # difference of the opponent colours: lightness, red-green, yellow-blue
+    return cv2.transform(diff, _OPPONENT)
 
 
 def _blobs(mask: np.ndarray, values: np.ndarray, params: Params) -> list[tuple[float, float, float, float, float, float]]:
     """Round solid components of a mask: (x, y, area in pixels, roundness, angle, peak value)."""
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
     if n <= 1:
         return []
     area = stats[1:, cv2.CC_STAT_AREA]
@@ -192,7 +204,7 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
         e = evidence[:, :, ch]
         for sign in (-1.0, 1.0):
             s = e if sign > 0 else -e
-            for level, factor in enumerate(params.levels):
+            for level, factor in enumerate(params.levels if ch == 0 else params.levels[:2]):
                 mask = (s > thresholds[ch] * factor).astype(np.uint8)
                 for x, y, area, roundness, ang, peak in _blobs(mask, s, params):
                     if peak < params.min_peak * (thresholds[ch] / params.pip_threshold):
@@ -210,8 +222,11 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     # one blob shows at several levels and maybe in several channels: keep the first seen
     found.sort(key=lambda t: (t[0], t[1]))
     pips: list[Pip] = []
+    kept = np.empty((len(found), 3))
     for _, _, p in found:
-        if all(np.hypot(p.x - q.x, p.y - q.y) > 0.5 * max(p.diameter, q.diameter) for q in pips):
+        k = kept[: len(pips)]
+        if not len(pips) or not np.any(np.hypot(k[:, 0] - p.x, k[:, 1] - p.y) <= 0.5 * np.maximum(k[:, 2], p.diameter)):
+            kept[len(pips)] = (p.x, p.y, p.diameter)
             pips.append(p)
     return pips
 
