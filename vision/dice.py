@@ -27,6 +27,7 @@ or light on dark), touching dice or a cluttered background:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -158,8 +159,16 @@ def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
     return cv2.transform(diff, _OPPONENT)
 
 
-def _blobs(mask: np.ndarray, values: np.ndarray, params: Params) -> list[tuple[float, float, float, float, float, float]]:
-    """Round solid components of a mask: (x, y, area in pixels, roundness, angle, peak value)."""
+def _blobs(
+    values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0
+) -> list[tuple[float, float, float, float, float, float, int]]:
+    """Round solid blobs where ``values`` exceed the first level: (x, y, area, roundness, angle, peak, depth).
+
+    A component that is no pip (too big, not round) but holds pixels above the
+    next level is cut again at that level, within its own box only (pips packed
+    close merge at a low level and come apart higher up).
+    """
+    mask = (values > levels[0]).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
     if n <= 1:
         return []
@@ -169,25 +178,34 @@ def _blobs(mask: np.ndarray, values: np.ndarray, params: Params) -> list[tuple[f
     ok = (area >= params.min_pip_area) & (area <= params.max_pip_area)
     ok &= np.maximum(bw, bh) <= params.max_elongation * np.minimum(bw, bh) + 2
     ok &= area >= 0.4 * bw * bh  # a disc fills pi/4 of its box; a diagonal ellipse less
+    # components that reach the pip peak at all
+    peaked = np.zeros(n, bool)
+    peaked[np.unique(labels[values > min_peak])] = True
+    deeper = np.zeros(n, bool)
+    if len(levels) > 1:
+        deeper[np.unique(labels[values > levels[1]])] = True
     out = []
-    for i in np.nonzero(ok)[0] + 1:
+    for i in range(1, n):
+        if not peaked[i]:
+            continue
         x0, y0, w, h = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
         inside = labels[y0 : y0 + h, x0 : x0 + w] == i
-        m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
-        if m["m00"] <= 0:
-            continue
-        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
-        l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
-        roundness = float(np.sqrt(l2 / l1))
-        if roundness < 1 / params.max_elongation:
-            continue
-        # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
-        if m["m00"] < params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
-            continue
-        ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
-        peak = float(values[y0 : y0 + h, x0 : x0 + w][inside].max())
-        out.append((float(centroids[i, 0]), float(centroids[i, 1]), float(m["m00"]), roundness, ang, peak))
+        accepted = False
+        if ok[i - 1]:
+            m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
+            mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+            common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
+            l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
+            roundness = float(np.sqrt(l2 / l1))
+            # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
+            if roundness >= 1 / params.max_elongation and m["m00"] >= params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
+                ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
+                peak = float(values[y0 : y0 + h, x0 : x0 + w][inside].max())
+                out.append((float(centroids[i, 0]) + x_off, float(centroids[i, 1]) + y_off, float(m["m00"]), roundness, ang, peak, depth))
+                accepted = True
+        if not accepted and deeper[i] and area[i - 1] >= 2 * params.min_pip_area:
+            crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
+            out.extend(_blobs(crop, levels[1:], params, min_peak, x_off + int(x0), y_off + int(y0), depth + 1))
     return out
 
 
@@ -204,21 +222,16 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
         e = evidence[:, :, ch]
         for sign in (-1.0, 1.0):
             s = e if sign > 0 else -e
-            for level, factor in enumerate(params.levels if ch == 0 else params.levels[:2]):
-                mask = (s > thresholds[ch] * factor).astype(np.uint8)
-                for x, y, area, roundness, ang, peak in _blobs(mask, s, params):
-                    if peak < params.min_peak * (thresholds[ch] / params.pip_threshold):
-                        continue
-                    xi = min(max(int(round(x)), 0), e.shape[1] - 1)
-                    yi = min(max(int(round(y)), 0), e.shape[0] - 1)
-                    colour = (0.0, 0.0, 0.0)
-                    if work is not None:
-                        px = work[yi, xi]
-                        colour = (float(px[0]), float(px[1]), float(px[2]))
-                    dark = bool(evidence[yi, xi, 0] < 0) if ch == 0 else bool(sign < 0 and evidence[yi, xi, 0] <= 0)
-                    if ch == 0:
-                        dark = sign < 0
-                    found.append((level, -peak, Pip(x, y, area, peak, roundness, ang, colour, dark)))
+            levels = [thresholds[ch] * f for f in (params.levels if ch == 0 else params.levels[:2])]
+            for x, y, area, roundness, ang, peak, level in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
+                xi = min(max(int(round(x)), 0), e.shape[1] - 1)
+                yi = min(max(int(round(y)), 0), e.shape[0] - 1)
+                colour = (0.0, 0.0, 0.0)
+                if work is not None:
+                    px = work[yi, xi]
+                    colour = (float(px[0]), float(px[1]), float(px[2]))
+                dark = sign < 0 if ch == 0 else bool(evidence[yi, xi, 0] <= 0)
+                found.append((level, -peak, Pip(x, y, area, peak, roundness, ang, colour, dark)))
     # one blob shows at several levels and maybe in several channels: keep the first seen
     found.sort(key=lambda t: (t[0], t[1]))
     pips: list[Pip] = []
@@ -350,27 +363,25 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
     m = _whiten(model)
     if w is None or m is None:
         return 1.0
-    best = np.inf
     ang_w = np.arctan2(w[:, 1], w[:, 0])
-    ang_m = np.arctan2(m[:, 1], m[:, 0])
+    ok_w = np.hypot(w[:, 0], w[:, 1]) >= 0.3
+    best = np.inf
     for mirror in (1.0, -1.0):
         mm = m * np.array([1.0, mirror])
-        am = ang_m * mirror
-        for i in range(n):
-            if np.hypot(*w[i]) < 0.3:
-                continue
-            for j in range(n):
-                if np.hypot(*mm[j]) < 0.3:
-                    continue
-                t = ang_w[i] - am[j]
-                c, s = np.cos(t), np.sin(t)
-                rot = mm @ np.array([[c, s], [-s, c]])
-                d = np.hypot(w[:, None, 0] - rot[None, :, 0], w[:, None, 1] - rot[None, :, 1])
-                # one-to-one: every model pip must have its own point
-                err = max(float(d.min(axis=0).max()), float(d.min(axis=1).max()))
-                if len(set(d.argmin(axis=1))) < n:
-                    err = max(err, 1.0)
-                best = min(best, err)
+        am = np.arctan2(mm[:, 1], mm[:, 0])
+        ok_m = np.hypot(mm[:, 0], mm[:, 1]) >= 0.3
+        # every rotation that puts some model pip onto some point's direction
+        t = (ang_w[ok_w][:, None] - am[ok_m][None, :]).ravel()
+        c, s = np.cos(t), np.sin(t)
+        rx = mm[None, :, 0] * c[:, None] - mm[None, :, 1] * s[:, None]  # (R, n)
+        ry = mm[None, :, 0] * s[:, None] + mm[None, :, 1] * c[:, None]
+        d = np.hypot(w[None, :, None, 0] - rx[:, None, :], w[None, :, None, 1] - ry[:, None, :])  # (R, point, model)
+        err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))
+        # one-to-one: every point must take a different model pip
+        nearest = np.sort(d.argmin(axis=2), axis=1)
+        clash = np.any(nearest[:, 1:] == nearest[:, :-1], axis=1)
+        err = np.where(clash, np.maximum(err, 1.0), err)
+        best = min(best, float(err.min()))
     return float(best)
 
 
