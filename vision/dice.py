@@ -121,7 +121,8 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
     pips = find_pips(evidence, work, params)
     background = table_background(work)
     faces: list[Face] = []
-    todo = link_pips(pips, work, params)
+    smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+    todo = link_pips(pips, work, params, smooth)
     while todo:
         group = todo.pop()
         diam = float(np.median([p.diameter for p in group]))
@@ -130,7 +131,7 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
         if f is not None:
             faces.append(f)
         if rest:
-            todo.extend(link_pips(rest, work, params))
+            todo.extend(link_pips(rest, work, params, smooth))
     return faces
 
 
@@ -272,7 +273,7 @@ def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
     return True
 
 
-def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT) -> list[list[Pip]]:
+def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smooth: np.ndarray | None = None) -> list[list[Pip]]:
     """Group pips into dice faces (connected components of the 'same face' relation)."""
     n = len(pips)
     parent = list(range(n))
@@ -284,7 +285,8 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT) -> li
         return i
 
     if n:
-        smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+        if smooth is None:
+            smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
         xy = np.array([[p.x, p.y] for p in pips])
         diam = np.array([p.diameter for p in pips])
         for i in range(n):
@@ -447,8 +449,9 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    patch = work[int(y0) : int(y1) + 1, int(x0) : int(x1) + 1].astype(np.float32)
-    bg = background[int(y0) : int(y1) + 1, int(x0) : int(x1) + 1].astype(np.float32)
+    step = max(1, int(size // 12))  # a sample of the face is enough for its median colour
+    patch = work[int(y0) : int(y1) + 1 : step, int(x0) : int(x1) + 1 : step].astype(np.float32)
+    bg = background[int(y0) : int(y1) + 1 : step, int(x0) : int(x1) + 1 : step].astype(np.float32)
     face = np.median(patch.reshape(-1, 3), axis=0)
     table = np.median(bg.reshape(-1, 3), axis=0)
     contrast = float(np.linalg.norm(face - table))
