@@ -59,6 +59,9 @@ class Params:
     max_elongation: float = 2.6
     tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
     tilt_angle: float = 30.0  # elongated pips of one face point the same way (degrees)
+    max_clutter: float = 0.35  # colour spread round a lone pip / its contrast
+    max_clutter_pattern: float = 0.7  # the same for several pips (their pattern is evidence too)
+    min_single_roundness: float = 0.62  # a lone pip (a one) must be seen this squarely
     min_relative_diameter: float = 0.65  # pips smaller than this part of the clear faces' pips are specks
     min_relative_peak: float = 0.45
     side_face_margin: float = 0.12  # a side face's pips are this much less round than the top's
@@ -127,7 +130,7 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
         group = todo.pop()
         diam = float(np.median([p.diameter for p in group]))
         face, rest = best_face(group, diam)
-        f = face_of(face, work, background, params)
+        f = face_of(face, work, background, params, smooth)
         if f is not None:
             faces.append(f)
         if rest:
@@ -432,9 +435,10 @@ class Face:
     peak: float = 0.0  # median pip evidence
     diameter: float = 0.0  # median pip diameter
     contrast: float = 0.0  # colour distance of the face from the table
+    clutter: float = 0.0  # colour spread just round the pips, relative to the pips' contrast (a plain face: small)
 
 
-def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params) -> Face | None:
+def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None) -> Face | None:
     """The face a pip group forms, or None if it is no die."""
     pts = np.array([[p.x, p.y] for p in group])
     diam = float(np.median([p.diameter for p in group]))
@@ -458,21 +462,52 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     roundness = float(np.mean([p.roundness for p in group]))
     peak = float(np.median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
+    clutter = _clutter(group, work if smooth is None else smooth)
     if n > 6:
-        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast)
+        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
     if contrast < params.min_face_contrast:
         return None
     conf = _pattern_score(pts, diam)
-    return Face(float(cx), float(cy), size, n, conf, roundness, box, n, peak, diam, contrast)
+    return Face(float(cx), float(cy), size, n, conf, roundness, box, n, peak, diam, contrast, clutter)
+
+
+_RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
+
+
+def _clutter(group: list[Pip], smooth: np.ndarray) -> float:
+    """How uneven the face is on a ring just outside each pip, relative to the pip's contrast.
+
+    A die face round a pip is plain; table clutter (print, wood grain, cables,
+    reflections) that happens to hold a round blob is not.
+    """
+    h, w = smooth.shape[:2]
+    ratios = []
+    for p in group:
+        r = 0.5 * p.diameter / np.sqrt(max(p.roundness, 0.3)) + max(1.5, 0.4 * p.diameter)
+        xs = np.clip(np.round(p.x + r * _RING[:, 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(p.y + r * _RING[:, 1]).astype(int), 0, h - 1)
+        ring = smooth[ys, xs].astype(np.float32)
+        ref = np.median(ring, axis=0)
+        spread = float(np.median(np.linalg.norm(ring - ref, axis=1)))
+        centre = smooth[min(max(int(round(p.y)), 0), h - 1), min(max(int(round(p.x)), 0), w - 1)].astype(np.float32)
+        ratios.append(spread / (float(np.linalg.norm(centre - ref)) + 1.0))
+    return float(np.median(ratios))
 
 
 def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
-    """Drop faces whose pips are much smaller or fainter than the clear faces of the image.
+    """Drop faces on clutter, lone pips seen askew, and faces whose pips are much smaller or fainter than the clear faces.
 
     Clear faces (several pips in a good pattern, seen squarely) fix the pip size
     and strength of this picture; specks of dirt, texture and glare are smaller
     and fainter. Without a clear face nothing is dropped.
     """
+    faces = [
+        f
+        for f in faces
+        if f.clutter <= (params.max_clutter if f.pips == 1 else params.max_clutter_pattern)
+        # a lone pip seen askew is a side face's pip, or no pip at all
+        and (f.pips > 1 or f.roundness >= params.min_single_roundness)
+    ]
     clear = [f for f in faces if f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= 0.75]
     if not clear:
         return faces
