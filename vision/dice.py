@@ -58,14 +58,18 @@ class Params:
     min_solidity: float = 0.75
     max_elongation: float = 2.6
     tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
-    tilt_angle: float = 30.0  # elongated pips of one face point the same way (degrees)
+    tilt_angle: float = 30.0
+    tilt_min_diameter: float = 0.0  # pips smaller than this have no reliable shape  # elongated pips of one face point the same way (degrees)
     max_clutter: float = 0.35  # colour spread round a lone pip / its contrast
     max_clutter_pattern: float = 0.7  # the same for several pips (their pattern is evidence too)
     min_single_roundness: float = 0.62  # a lone pip (a one) must be seen this squarely
     min_relative_diameter: float = 0.65  # pips smaller than this part of the clear faces' pips are specks
     min_relative_peak: float = 0.45
-    side_face_margin: float = 0.12  # a side face's pips are this much less round than the top's
-    same_die: float = 0.9  # faces closer than this many die sizes belong to one die
+    min_relative_diameter_pattern: float = 0.65  # the same for several pips in a face pattern
+    min_relative_peak_pattern: float = 0.3
+    pip_weight: float = 0.0  # choosing a die's top face: each pip counts like this much roundness
+    side_face_margin: float = 0.0  # a side face's pips are this much less round than the top's
+    same_die: float = 0.85  # faces closer than this many die sizes belong to one die
     link_factor: float = 4.5  # link pips closer than this many (mean) diameters
     min_face_contrast: float = 10.0  # colour distance between die face and table background
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
@@ -266,7 +270,12 @@ def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
 
 
 def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
-    """Pips of one face are foreshortened alike: similar roundness, and if elongated, the same way."""
+    """Pips of one face are foreshortened alike: similar roundness, and if elongated, the same way.
+
+    Tiny blobs have too few pixels for a shape; they always pass.
+    """
+    if min(a.diameter, b.diameter) < params.tilt_min_diameter:
+        return True
     if abs(a.roundness - b.roundness) > params.tilt_roundness:
         return False
     if max(a.roundness, b.roundness) < 0.8:
@@ -516,13 +525,14 @@ def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
     return [
         f
         for f in faces
-        if f.diameter >= params.min_relative_diameter * diam and f.peak >= params.min_relative_peak * peak
+        if (f.pips == 1 and f.diameter >= params.min_relative_diameter * diam and f.peak >= params.min_relative_peak * peak)
+        or (f.pips > 1 and f.diameter >= params.min_relative_diameter_pattern * diam and f.peak >= params.min_relative_peak_pattern * peak)
     ]
 
 
 def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
     """Keep one face per die: of faces closer than a die apart, the one seen most squarely."""
-    order = sorted(faces, key=lambda f: (-(f.roundness + 0.05 * min(f.pips, 6)), -f.confidence))
+    order = sorted(faces, key=lambda f: (-(f.roundness + params.pip_weight * min(f.pips, 6)), -f.confidence))
     kept: list[Face] = []
     for f in order:
         if all(
