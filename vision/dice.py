@@ -56,6 +56,7 @@ class Params:
     min_pip_area: float = 4.0
     max_pip_area: float = 400.0
     min_solidity: float = 0.75
+    min_ring_area: float = 30.0  # rings of evidence this big (round a big pip) are filled
     max_elongation: float = 2.6
     tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
     tilt_angle: float = 30.0
@@ -167,6 +168,30 @@ def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
     return cv2.transform(diff, _OPPONENT)
 
 
+def _fill_holes(inside: np.ndarray) -> np.ndarray:
+    """The mask with its enclosed holes filled."""
+    pad = np.pad(inside.astype(np.uint8), 1)
+    flood = pad.copy()
+    cv2.floodFill(flood, None, (0, 0), 2)
+    return (flood[1:-1, 1:-1] != 2)
+
+
+def _round_blob(inside: np.ndarray, params: Params) -> tuple[float, float, float, float, float] | None:
+    """(x, y, area, roundness, angle) of a boolean mask if it is a round solid blob, else None."""
+    m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
+    l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
+    roundness = float(np.sqrt(l2 / l1))
+    # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
+    if roundness < 1 / params.max_elongation or m["m00"] < params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
+        return None
+    ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
+    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(m["m00"]), roundness, ang
+
+
 def _blobs(
     values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0
 ) -> list[tuple[float, float, float, float, float, float, int]]:
@@ -198,22 +223,26 @@ def _blobs(
             continue
         x0, y0, w, h = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
         inside = labels[y0 : y0 + h, x0 : x0 + w] == i
-        accepted = False
-        if ok[i - 1]:
-            m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
-            mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-            common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
-            l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
-            roundness = float(np.sqrt(l2 / l1))
-            # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
-            if roundness >= 1 / params.max_elongation and m["m00"] >= params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
-                ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
-                peak = float(values[y0 : y0 + h, x0 : x0 + w][inside].max())
-                out.append((float(centroids[i, 0]) + x_off, float(centroids[i, 1]) + y_off, float(m["m00"]), roundness, ang, peak, depth))
-                accepted = True
-        if not accepted and deeper[i] and area[i - 1] >= 2 * params.min_pip_area:
-            crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
-            out.extend(_blobs(crop, levels[1:], params, min_peak, x_off + int(x0), y_off + int(y0), depth + 1))
+        blob = _round_blob(inside, params) if ok[i - 1] else None
+        if blob is None:
+            inner: list[tuple[float, float, float, float, float, float, int]] = []
+            if deeper[i] and area[i - 1] >= 2 * params.min_pip_area:
+                crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
+                inner = _blobs(crop, levels[1:], params, min_peak, x_off + int(x0), y_off + int(y0), depth + 1)
+            out.extend(inner)
+            if inner or not ok[i - 1] or area[i - 1] < params.min_ring_area:
+                continue
+            # a big pip gives a ring of evidence (the blur is smaller than the pip): fill it,
+            # but not the outline of a whole die (its hole is much bigger than its rim)
+            filled = _fill_holes(inside)
+            if np.count_nonzero(filled) > 2 * area[i - 1]:
+                continue
+            blob = _round_blob(filled, params)
+            if blob is None:
+                continue
+        bx, by, barea, roundness, ang = blob
+        peak = float(values[y0 : y0 + h, x0 : x0 + w][inside].max())
+        out.append((bx + x0 + x_off, by + y0 + y_off, barea, roundness, ang, peak, depth))
     return out
 
 
