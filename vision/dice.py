@@ -491,16 +491,13 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    step = max(1, int(size // 12))  # a sample of the face is enough for its median colour
-    patch = work[int(y0) : int(y1) + 1 : step, int(x0) : int(x1) + 1 : step].astype(np.float32)
-    bg = background[int(y0) : int(y1) + 1 : step, int(x0) : int(x1) + 1 : step].astype(np.float32)
-    face = np.median(patch.reshape(-1, 3), axis=0)
-    table = np.median(bg.reshape(-1, 3), axis=0)
+    clutter, face = _face_ring(group, work if smooth is None else smooth)
+    # the table under the die, from the background model (the die itself is removed from it)
+    table = background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
     contrast = float(np.linalg.norm(face - table))
     roundness = float(np.mean([p.roundness for p in group]))
     peak = float(np.median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
-    clutter = _clutter(group, work if smooth is None else smooth)
     if n > 6:
         return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
     if contrast < params.min_face_contrast:
@@ -512,14 +509,17 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
 _RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
 
 
-def _clutter(group: list[Pip], smooth: np.ndarray) -> float:
-    """How uneven the face is on a ring just outside each pip, relative to the pip's contrast.
+def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]:
+    """Clutter round the pips and the colour of the face there.
 
-    A die face round a pip is plain; table clutter (print, wood grain, cables,
-    reflections) that happens to hold a round blob is not.
+    The clutter is how uneven the face is on a ring just outside each pip,
+    relative to the pip's contrast: a die face round a pip is plain; table
+    clutter (print, wood grain, cables, reflections) that happens to hold a round
+    blob is not.
     """
     h, w = smooth.shape[:2]
     ratios = []
+    rings = []
     for p in group:
         r = 0.5 * p.diameter / np.sqrt(max(p.roundness, 0.3)) + max(1.5, 0.4 * p.diameter)
         xs = np.clip(np.round(p.x + r * _RING[:, 0]).astype(int), 0, w - 1)
@@ -529,7 +529,8 @@ def _clutter(group: list[Pip], smooth: np.ndarray) -> float:
         spread = float(np.median(np.linalg.norm(ring - ref, axis=1)))
         centre = smooth[min(max(int(round(p.y)), 0), h - 1), min(max(int(round(p.x)), 0), w - 1)].astype(np.float32)
         ratios.append(spread / (float(np.linalg.norm(centre - ref)) + 1.0))
-    return float(np.median(ratios))
+        rings.append(ring)
+    return float(np.median(ratios)), np.median(np.concatenate(rings), axis=0)
 
 
 def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
