@@ -201,7 +201,7 @@ def _blobs(
     next level is cut again at that level, within its own box only (pips packed
     close merge at a low level and come apart higher up).
     """
-    mask = (values > levels[0]).astype(np.uint8)
+    mask = cv2.compare(values, float(levels[0]), cv2.CMP_GT)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
     if n <= 1:
         return []
@@ -213,10 +213,10 @@ def _blobs(
     ok &= area >= 0.4 * bw * bh  # a disc fills pi/4 of its box; a diagonal ellipse less
     # components that reach the pip peak at all
     peaked = np.zeros(n, bool)
-    peaked[np.unique(labels[values > min_peak])] = True
+    peaked[labels[cv2.compare(values, float(min_peak), cv2.CMP_GT) > 0]] = True
     deeper = np.zeros(n, bool)
     if len(levels) > 1:
-        deeper[np.unique(labels[values > levels[1]])] = True
+        deeper[labels[cv2.compare(values, float(levels[1]), cv2.CMP_GT) > 0]] = True
     out = []
     for i in range(1, n):
         if not peaked[i]:
@@ -258,7 +258,7 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     for ch in range(3):
         e = evidence[:, :, ch]
         for sign in (-1.0, 1.0):
-            s = e if sign > 0 else -e
+            s = np.ascontiguousarray(e if sign > 0 else -e)
             levels = [thresholds[ch] * f for f in (params.levels if ch == 0 else params.levels[:2])]
             for x, y, area, roundness, ang, peak, level in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
                 xi = min(max(int(round(x)), 0), e.shape[1] - 1)
@@ -281,21 +281,35 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     return pips
 
 
+def _edges_between(pairs: list[tuple[Pip, Pip]], smooth: np.ndarray, params: Params, samples: int = 16) -> np.ndarray:
+    """For each pair of pips: does the straight path between them cross an edge (a colour change)?
+
+    The path is sampled outside both pips; an edge is a sample whose colour is
+    far from the path's median colour (a die edge, the gap between touching
+    dice, the rim between a top and a side face).
+    """
+    if not pairs:
+        return np.zeros(0, bool)
+    a = np.array([[p.x, p.y, 0.75 * p.diameter + 1.0] for p, _ in pairs])
+    b = np.array([[q.x, q.y, 0.75 * q.diameter + 1.0] for _, q in pairs])
+    d = b[:, :2] - a[:, :2]
+    dist = np.hypot(d[:, 0], d[:, 1])
+    near = dist <= a[:, 2] + b[:, 2] + 1
+    safe = np.maximum(dist, 1e-6)
+    t = np.linspace(0.0, 1.0, samples)[None, :]
+    t0, t1 = (a[:, 2] / safe)[:, None], (1 - b[:, 2] / safe)[:, None]
+    ts = t0 + (t1 - t0) * t
+    xs = np.clip(np.round(a[:, 0:1] + ts * d[:, 0:1]).astype(int), 0, smooth.shape[1] - 1)
+    ys = np.clip(np.round(a[:, 1:2] + ts * d[:, 1:2]).astype(int), 0, smooth.shape[0] - 1)
+    along = smooth[ys, xs].astype(np.float32)  # (pairs, samples, 3)
+    ref = np.median(along, axis=1, keepdims=True)
+    dev = np.sqrt(((along - ref) ** 2).sum(axis=2)).max(axis=1)
+    return (dev > params.edge_colour) & ~near
+
+
 def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
-    """Does the straight path from pip ``a`` to pip ``b`` cross an edge (a colour change)?"""
-    dx, dy = b.x - a.x, b.y - a.y
-    dist = float(np.hypot(dx, dy))
-    ra, rb = 0.75 * a.diameter + 1.0, 0.75 * b.diameter + 1.0
-    if dist <= ra + rb + 1:
-        return False
-    n = max(int(dist - ra - rb), 3)
-    ts = np.linspace(ra / dist, 1 - rb / dist, n)
-    xs = np.clip(np.round(a.x + ts * dx).astype(int), 0, smooth.shape[1] - 1)
-    ys = np.clip(np.round(a.y + ts * dy).astype(int), 0, smooth.shape[0] - 1)
-    along = smooth[ys, xs].astype(np.float32)
-    ref = np.median(along, axis=0)
-    dev = np.sqrt(((along - ref) ** 2).sum(axis=1))
-    return bool(dev.max() > params.edge_colour)
+    """Does the straight path from pip ``a`` to pip ``b`` cross an edge? (one pair of :func:`_edges_between`)"""
+    return bool(_edges_between([(a, b)], smooth, params)[0])
 
 
 def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
@@ -330,6 +344,7 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smoot
             smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
         xy = np.array([[p.x, p.y] for p in pips])
         diam = np.array([p.diameter for p in pips])
+        pairs: list[tuple[int, int]] = []
         for i in range(n):
             d = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
             for j in np.nonzero((d < params.link_factor * 0.5 * (diam + diam[i]) + 2) & (np.arange(n) > i))[0]:
@@ -341,9 +356,11 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smoot
                     continue
                 if not _same_tilt(a, b, params):
                     continue
-                if _edge_between(a, b, smooth, params):
-                    continue
-                parent[find(i)] = find(int(j))
+                pairs.append((i, int(j)))
+        edges = _edges_between([(pips[i], pips[j]) for i, j in pairs], smooth, params)
+        for (i, j), edge in zip(pairs, edges):
+            if not edge:
+                parent[find(i)] = find(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
@@ -518,19 +535,18 @@ def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]
     blob is not.
     """
     h, w = smooth.shape[:2]
-    ratios = []
-    rings = []
-    for p in group:
-        r = 0.5 * p.diameter / np.sqrt(max(p.roundness, 0.3)) + max(1.5, 0.4 * p.diameter)
-        xs = np.clip(np.round(p.x + r * _RING[:, 0]).astype(int), 0, w - 1)
-        ys = np.clip(np.round(p.y + r * _RING[:, 1]).astype(int), 0, h - 1)
-        ring = smooth[ys, xs].astype(np.float32)
-        ref = np.median(ring, axis=0)
-        spread = float(np.median(np.linalg.norm(ring - ref, axis=1)))
-        centre = smooth[min(max(int(round(p.y)), 0), h - 1), min(max(int(round(p.x)), 0), w - 1)].astype(np.float32)
-        ratios.append(spread / (float(np.linalg.norm(centre - ref)) + 1.0))
-        rings.append(ring)
-    return float(np.median(ratios)), np.median(np.concatenate(rings), axis=0)
+    p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
+    r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
+    xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
+    ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
+    ref = np.median(ring, axis=1)  # (pips, 3)
+    spread = np.median(np.linalg.norm(ring - ref[:, None, :], axis=2), axis=1)
+    cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
+    cy = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
+    centre = smooth[cy, cx].astype(np.float32)
+    ratios = spread / (np.linalg.norm(centre - ref, axis=1) + 1.0)
+    return float(np.median(ratios)), np.median(ring.reshape(-1, 3), axis=0)
 
 
 def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
