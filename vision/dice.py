@@ -201,7 +201,7 @@ def _blobs(
     next level is cut again at that level, within its own box only (pips packed
     close merge at a low level and come apart higher up).
     """
-    mask = cv2.compare(values, float(levels[0]), cv2.CMP_GT)
+    mask = (values > levels[0]).view(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
     if n <= 1:
         return []
@@ -213,10 +213,10 @@ def _blobs(
     ok &= area >= 0.4 * bw * bh  # a disc fills pi/4 of its box; a diagonal ellipse less
     # components that reach the pip peak at all
     peaked = np.zeros(n, bool)
-    peaked[labels[cv2.compare(values, float(min_peak), cv2.CMP_GT) > 0]] = True
+    peaked[labels[values > min_peak]] = True
     deeper = np.zeros(n, bool)
     if len(levels) > 1:
-        deeper[labels[cv2.compare(values, float(levels[1]), cv2.CMP_GT) > 0]] = True
+        deeper[labels[values > levels[1]]] = True
     out = []
     for i in range(1, n):
         if not peaked[i]:
@@ -358,9 +358,9 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smoot
                     continue
                 pairs.append((i, int(j)))
         edges = _edges_between([(pips[i], pips[j]) for i, j in pairs], smooth, params)
-        for (i, j), edge in zip(pairs, edges):
+        for (u, v), edge in zip(pairs, edges):
             if not edge:
-                parent[find(i)] = find(j)
+                parent[find(u)] = find(v)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
