@@ -1,39 +1,589 @@
 """Read dice pips in a still image (pure: array in, readings out).
 
-This first reader is a plain classical pipeline (dice by colour contrast, pips by
-blob detection); it is replaced by the full reader of issue 4.
+The reader is classical and works on pips, not on die outlines, so that it does
+not care about the colour of the dice, the polarity of the pips (dark on light
+or light on dark), touching dice or a cluttered background:
+
+1. **Scale.** The frame is reduced so its longer side is at most
+   ``WORK_SIZE`` pixels (speed; the pips of a die on a table camera stay a few
+   pixels wide).
+2. **Pip evidence.** A colour difference of Gaussians (fine blur minus coarse
+   blur, per channel, then the Euclidean norm over channels) is large on small
+   blobs of any colour against their surroundings, and only a thin ridge on the
+   straight edges of dice, trays and table clutter.
+3. **Pips.** The evidence is thresholded; components that are small, round and
+   solid are pips (ridges are long and thin; glare streaks fail the roundness).
+4. **Dice.** Pips are linked into dice when they have similar sizes, lie
+   within a few pip diameters of each other, and the straight path between them
+   crosses no edge (a die edge between two pips, e.g. between touching dice or
+   between the top and a side face, is a ridge of the evidence). A group of 1 to
+   6 pips must also sit on a die face: the colour round the pips differs from
+   the local background of the table.
+5. **Value and confidence.** The number of pips is the value when the pips form
+   a die face pattern (spacing and symmetry checked per count); the confidence
+   says how well. Below ``CONFIDENCE_THRESHOLD`` the die is reported with value
+   None (unsure), never guessed.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from .types import DieReading
 
+CONFIDENCE_THRESHOLD = 0.5
+"""Readings with a confidence below this are reported unsure (value None)."""
 
-def read_dice(image: np.ndarray) -> list[DieReading]:
-    """Read every die in a BGR image.
+WORK_SIZE = 640
+MAX_UPSCALE = 1.0
+"""Longer side, in pixels, of the image the reader works on."""
+
+
+@dataclass(frozen=True)
+class Params:
+    """Tuning of the reader (all lengths in working-scale pixels)."""
+
+    fine_sigma: float = 1.0
+    coarse_sigma: float = 3.0
+    pip_threshold: float = 14.0  # lightness DoG a pip must reach (L in 0..255)
+    chroma_threshold: float = 10.0
+    levels: tuple[float, ...] = (1.0, 2.0, 4.0)  # threshold steps, times the thresholds above
+    min_peak: float = 24.0  # a pip's strongest lightness DoG (scaled for chroma)  # same in a or b (colour pips on a colour die)
+    min_pip_area: float = 4.0
+    max_pip_area: float = 400.0
+    min_solidity: float = 0.75
+    min_ring_area: float = 30.0  # rings of evidence this big (round a big pip) are filled
+    max_elongation: float = 2.6
+    tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
+    tilt_angle: float = 30.0
+    tilt_min_diameter: float = 0.0  # pips smaller than this have no reliable shape  # elongated pips of one face point the same way (degrees)
+    max_clutter: float = 0.35  # colour spread round a lone pip / its contrast
+    max_clutter_pattern: float = 0.7  # the same for several pips (their pattern is evidence too)
+    min_single_roundness: float = 0.62  # a lone pip (a one) must be seen this squarely
+    min_relative_diameter: float = 0.65  # pips smaller than this part of the clear faces' pips are specks
+    min_relative_peak: float = 0.45
+    min_relative_diameter_pattern: float = 0.65  # the same for several pips in a face pattern
+    min_relative_peak_pattern: float = 0.3
+    pip_weight: float = 0.0  # choosing a die's top face: each pip counts like this much roundness
+    side_face_margin: float = 0.0  # a side face's pips are this much less round than the top's
+    same_die: float = 0.85  # faces closer than this many die sizes belong to one die
+    link_factor: float = 4.5  # link pips closer than this many (mean) diameters
+    min_face_contrast: float = 10.0  # colour distance between die face and table background
+    edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
+    pip_colour: float = 80.0  # pips of one die have about the same colour
+
+
+DEFAULT = Params()
+
+
+@dataclass(frozen=True)
+class Pip:
+    x: float
+    y: float
+    area: float
+    strength: float
+    roundness: float = 1.0  # minor / major axis of the blob
+    angle: float = 0.0  # orientation of the major axis, degrees
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    dark: bool = True  # darker than its surroundings
+
+    @property
+    def diameter(self) -> float:
+        return float(2.0 * np.sqrt(self.area / np.pi))
+
+
+def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
+    """Read every die in a BGR image; centres and boxes are in the image's pixels.
 
     >>> read_dice(np.zeros((100, 100, 3), np.uint8))
     []
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected a BGR image of shape (h, w, 3), got {image.shape}")
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    if bright.mean() > 127:
-        return []
-    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    h, w = gray.shape
+    h, w = image.shape[:2]
+    scale = min(MAX_UPSCALE, WORK_SIZE / max(h, w))
+    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    faces = plausible_faces(candidate_faces(work, params), params)
     out: list[DieReading] = []
-    for c in contours:
-        x, y, bw, bh = cv2.boundingRect(c)
-        if bw < 0.02 * w or bh < 0.02 * h or not 0.6 < bw / bh < 1.6:
-            continue
-        face = 255 - bright[y : y + bh, x : x + bw]
-        n, _, stats, _ = cv2.connectedComponentsWithStats(face[2:-2, 2:-2])
-        pips = [s for s in stats[1:] if 0.002 * bw * bh < s[cv2.CC_STAT_AREA] < 0.05 * bw * bh]
-        value = len(pips) if 1 <= len(pips) <= 6 else None
-        out.append(DieReading(value, (x + bw / 2, y + bh / 2), 0.5 if value else 0.0, (x, y, x + bw, y + bh)))
+    for f in suppress_side_faces(faces, params):
+        x0, y0, x1, y1 = f.box
+        out.append(
+            DieReading(
+                f.value if f.confidence >= CONFIDENCE_THRESHOLD else None,
+                (f.x / scale, f.y / scale),
+                f.confidence,
+                (int(x0 / scale), int(y0 / scale), int(np.ceil(x1 / scale)), int(np.ceil(y1 / scale))),
+            )
+        )
+    out.sort(key=lambda r: (r.center[1], r.center[0]))
     return out
+
+
+def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
+    """Every pip group that forms a die face, before one face per die is chosen."""
+    evidence = pip_evidence(work, params)
+    pips = find_pips(evidence, work, params)
+    background = table_background(work)
+    faces: list[Face] = []
+    smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+    todo = link_pips(pips, work, params, smooth)
+    while todo:
+        group = todo.pop()
+        diam = float(np.median([p.diameter for p in group]))
+        face, rest = best_face(group, diam)
+        f = face_of(face, work, background, params, smooth)
+        if f is not None:
+            faces.append(f)
+        if rest:
+            todo.extend(link_pips(rest, work, params, smooth))
+    return faces
+
+
+_OPPONENT = np.array(
+    [
+        [0.114, 0.587, 0.299],  # lightness (BGR weights of grey)
+        [0.0, -0.5, 0.5],  # red - green
+        [-0.5, 0.25, 0.25],  # yellow - blue
+    ],
+    np.float32,
+)
+
+
+def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
+    """Signed colour difference of Gaussians: (h, w, 3) float32 over lightness and two opponent colours.
+
+    Positive where a small blob is lighter (or redder, or yellower) than its
+    surroundings, negative where it is darker; between two close pips the sign
+    flips, which keeps neighbouring pips apart.
+    """
+    fine = cv2.GaussianBlur(work, (0, 0), params.fine_sigma)
+    coarse = cv2.GaussianBlur(work, (0, 0), params.coarse_sigma)
+    diff = cv2.subtract(fine, coarse, dtype=cv2.CV_32F)
+    # blurring is linear, so the opponent colours of the difference are the
+    # difference of the opponent colours: lightness, red-green, yellow-blue
+    return cv2.transform(diff, _OPPONENT)
+
+
+def _fill_holes(inside: np.ndarray) -> np.ndarray:
+    """The mask with its enclosed holes filled."""
+    pad = np.pad(inside.astype(np.uint8), 1)
+    flood = pad.copy()
+    cv2.floodFill(flood, None, (0, 0), 2)
+    return (flood[1:-1, 1:-1] != 2)
+
+
+def _round_blob(inside: np.ndarray, params: Params) -> tuple[float, float, float, float, float] | None:
+    """(x, y, area, roundness, angle) of a boolean mask if it is a round solid blob, else None."""
+    m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
+    if m["m00"] <= 0:
+        return None
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
+    l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
+    roundness = float(np.sqrt(l2 / l1))
+    # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
+    if roundness < 1 / params.max_elongation or m["m00"] < params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
+        return None
+    ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
+    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(m["m00"]), roundness, ang
+
+
+def _blobs(
+    values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0
+) -> list[tuple[float, float, float, float, float, float, int]]:
+    """Round solid blobs where ``values`` exceed the first level: (x, y, area, roundness, angle, peak, depth).
+
+    A component that is no pip (too big, not round) but holds pixels above the
+    next level is cut again at that level, within its own box only (pips packed
+    close merge at a low level and come apart higher up).
+    """
+    mask = (values > levels[0]).view(np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
+    if n <= 1:
+        return []
+    area = stats[1:, cv2.CC_STAT_AREA]
+    bw = stats[1:, cv2.CC_STAT_WIDTH]
+    bh = stats[1:, cv2.CC_STAT_HEIGHT]
+    ok = (area >= params.min_pip_area) & (area <= params.max_pip_area)
+    ok &= np.maximum(bw, bh) <= params.max_elongation * np.minimum(bw, bh) + 2
+    ok &= area >= 0.4 * bw * bh  # a disc fills pi/4 of its box; a diagonal ellipse less
+    # components that reach the pip peak at all
+    peaked = np.zeros(n, bool)
+    peaked[labels[values > min_peak]] = True
+    deeper = np.zeros(n, bool)
+    if len(levels) > 1:
+        deeper[labels[values > levels[1]]] = True
+    out = []
+    for i in range(1, n):
+        if not peaked[i]:
+            continue
+        x0, y0, w, h = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
+        inside = labels[y0 : y0 + h, x0 : x0 + w] == i
+        blob = _round_blob(inside, params) if ok[i - 1] else None
+        if blob is None:
+            inner: list[tuple[float, float, float, float, float, float, int]] = []
+            if deeper[i] and area[i - 1] >= 2 * params.min_pip_area:
+                crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
+                inner = _blobs(crop, levels[1:], params, min_peak, x_off + int(x0), y_off + int(y0), depth + 1)
+            out.extend(inner)
+            if inner or not ok[i - 1] or area[i - 1] < params.min_ring_area:
+                continue
+            # a big pip gives a ring of evidence (the blur is smaller than the pip): fill it,
+            # but not the outline of a whole die (its hole is much bigger than its rim)
+            filled = _fill_holes(inside)
+            if np.count_nonzero(filled) > 2 * area[i - 1]:
+                continue
+            blob = _round_blob(filled, params)
+            if blob is None:
+                continue
+        bx, by, barea, roundness, ang = blob
+        peak = float(values[y0 : y0 + h, x0 : x0 + w][inside].max())
+        out.append((bx + x0 + x_off, by + y0 + y_off, barea, roundness, ang, peak, depth))
+    return out
+
+
+def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Params = DEFAULT) -> list[Pip]:
+    """Small, round, solid blobs lighter or darker than their surroundings (in L, a or b).
+
+    Each channel and sign is cut at a few levels (like a blob detector's
+    threshold steps): tiny pips packed close merge at a low level and come apart
+    at a higher one, faint pips only pass the low one.
+    """
+    found: list[tuple[int, float, Pip]] = []
+    thresholds = (params.pip_threshold, params.chroma_threshold, params.chroma_threshold)
+    for ch in range(3):
+        e = evidence[:, :, ch]
+        for sign in (-1.0, 1.0):
+            s = np.ascontiguousarray(e if sign > 0 else -e)
+            levels = [thresholds[ch] * f for f in (params.levels if ch == 0 else params.levels[:2])]
+            for x, y, area, roundness, ang, peak, level in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
+                xi = min(max(int(round(x)), 0), e.shape[1] - 1)
+                yi = min(max(int(round(y)), 0), e.shape[0] - 1)
+                colour = (0.0, 0.0, 0.0)
+                if work is not None:
+                    px = work[yi, xi]
+                    colour = (float(px[0]), float(px[1]), float(px[2]))
+                dark = sign < 0 if ch == 0 else bool(evidence[yi, xi, 0] <= 0)
+                found.append((level, -peak, Pip(x, y, area, peak, roundness, ang, colour, dark)))
+    # one blob shows at several levels and maybe in several channels: keep the first seen
+    found.sort(key=lambda t: (t[0], t[1]))
+    pips: list[Pip] = []
+    kept = np.empty((len(found), 3))
+    for _, _, p in found:
+        k = kept[: len(pips)]
+        if not len(pips) or not np.any(np.hypot(k[:, 0] - p.x, k[:, 1] - p.y) <= 0.5 * np.maximum(k[:, 2], p.diameter)):
+            kept[len(pips)] = (p.x, p.y, p.diameter)
+            pips.append(p)
+    return pips
+
+
+def _edges_between(pairs: list[tuple[Pip, Pip]], smooth: np.ndarray, params: Params, samples: int = 16) -> np.ndarray:
+    """For each pair of pips: does the straight path between them cross an edge (a colour change)?
+
+    The path is sampled outside both pips; an edge is a sample whose colour is
+    far from the path's median colour (a die edge, the gap between touching
+    dice, the rim between a top and a side face).
+    """
+    if not pairs:
+        return np.zeros(0, bool)
+    a = np.array([[p.x, p.y, 0.75 * p.diameter + 1.0] for p, _ in pairs])
+    b = np.array([[q.x, q.y, 0.75 * q.diameter + 1.0] for _, q in pairs])
+    d = b[:, :2] - a[:, :2]
+    dist = np.hypot(d[:, 0], d[:, 1])
+    near = dist <= a[:, 2] + b[:, 2] + 1
+    safe = np.maximum(dist, 1e-6)
+    t = np.linspace(0.0, 1.0, samples)[None, :]
+    t0, t1 = (a[:, 2] / safe)[:, None], (1 - b[:, 2] / safe)[:, None]
+    ts = t0 + (t1 - t0) * t
+    xs = np.clip(np.round(a[:, 0:1] + ts * d[:, 0:1]).astype(int), 0, smooth.shape[1] - 1)
+    ys = np.clip(np.round(a[:, 1:2] + ts * d[:, 1:2]).astype(int), 0, smooth.shape[0] - 1)
+    along = smooth[ys, xs].astype(np.float32)  # (pairs, samples, 3)
+    ref = np.median(along, axis=1, keepdims=True)
+    dev = np.sqrt(((along - ref) ** 2).sum(axis=2)).max(axis=1)
+    return (dev > params.edge_colour) & ~near
+
+
+def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
+    """Does the straight path from pip ``a`` to pip ``b`` cross an edge? (one pair of :func:`_edges_between`)"""
+    return bool(_edges_between([(a, b)], smooth, params)[0])
+
+
+def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
+    """Pips of one face are foreshortened alike: similar roundness, and if elongated, the same way.
+
+    Tiny blobs have too few pixels for a shape; they always pass.
+    """
+    if min(a.diameter, b.diameter) < params.tilt_min_diameter:
+        return True
+    if abs(a.roundness - b.roundness) > params.tilt_roundness:
+        return False
+    if max(a.roundness, b.roundness) < 0.8:
+        diff = abs(a.angle - b.angle) % 180.0
+        if min(diff, 180.0 - diff) > params.tilt_angle:
+            return False
+    return True
+
+
+def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smooth: np.ndarray | None = None) -> list[list[Pip]]:
+    """Group pips into dice faces (connected components of the 'same face' relation)."""
+    n = len(pips)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    if n:
+        if smooth is None:
+            smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+        xy = np.array([[p.x, p.y] for p in pips])
+        diam = np.array([p.diameter for p in pips])
+        pairs: list[tuple[int, int]] = []
+        for i in range(n):
+            d = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
+            for j in np.nonzero((d < params.link_factor * 0.5 * (diam + diam[i]) + 2) & (np.arange(n) > i))[0]:
+                a, b = pips[i], pips[int(j)]
+                ratio = diam[i] / diam[j]
+                if not 0.55 < ratio < 1.8 or a.dark != b.dark:
+                    continue
+                if np.linalg.norm(np.subtract(a.colour, b.colour)) > params.pip_colour:
+                    continue
+                if not _same_tilt(a, b, params):
+                    continue
+                pairs.append((i, int(j)))
+        edges = _edges_between([(pips[i], pips[j]) for i, j in pairs], smooth, params)
+        for (u, v), edge in zip(pairs, edges):
+            if not edge:
+                parent[find(u)] = find(v)
+    groups: dict[int, list[Pip]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(pips[i])
+    return list(groups.values())
+
+
+def table_background(work: np.ndarray) -> np.ndarray:
+    """The table without the dice: a wide median of a reduced image, scaled back."""
+    h, w = work.shape[:2]
+    small = cv2.resize(work, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
+    k = 31 if min(small.shape[:2]) > 31 else max(3, (min(small.shape[:2]) // 2) * 2 - 1)
+    bg = cv2.medianBlur(small, k)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+_FACES: dict[int, np.ndarray] = {
+    4: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], float),
+    5: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1], [0, 0]], float),
+    6: np.array([[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]], float),
+}
+
+
+def _whiten(pts: np.ndarray) -> np.ndarray | None:
+    rel = pts - pts.mean(axis=0)
+    cov = rel.T @ rel / len(pts)
+    vals, vecs = np.linalg.eigh(cov)
+    if vals[0] <= 1e-6 * max(vals[1], 1e-9):
+        return None
+    return rel @ vecs @ np.diag(1 / np.sqrt(vals)) @ vecs.T
+
+
+def pattern_error(pts: np.ndarray, diam: float) -> float:
+    """How far ``pts`` (n x 2) are from the pips of an n face seen at any angle, 0 = exact.
+
+    A face seen obliquely is an affine image of the square face; whitening the
+    points and the model removes the affine part up to a rotation (or mirror),
+    which is searched. For 2 and 3 pips the pattern is a line (checked directly).
+    The error is in units of the whitened spread (about a third of the face).
+    """
+    n = len(pts)
+    if n == 1:
+        return 0.0
+    if n == 2:
+        d = float(np.hypot(*(pts[0] - pts[1])))
+        return 0.0 if 1.6 * diam <= d <= 7.0 * diam else 1.0
+    if n == 3:
+        c = pts.mean(axis=0)
+        r = np.hypot(pts[:, 0] - c[0], pts[:, 1] - c[1])
+        order = np.argsort(r)
+        mid, ends = pts[order[0]], pts[order[1:]]
+        span = float(np.hypot(*(ends[0] - ends[1])))
+        if span < 2.0 * diam:
+            return 1.0
+        off_mid = float(np.hypot(*(mid - (ends[0] + ends[1]) / 2))) / span
+        return off_mid * 2.0
+    model = _FACES.get(n)
+    if model is None:
+        return 1.0
+    w = _whiten(pts)
+    m = _whiten(model)
+    if w is None or m is None:
+        return 1.0
+    ang_w = np.arctan2(w[:, 1], w[:, 0])
+    ok_w = np.hypot(w[:, 0], w[:, 1]) >= 0.3
+    best = np.inf
+    for mirror in (1.0, -1.0):
+        mm = m * np.array([1.0, mirror])
+        am = np.arctan2(mm[:, 1], mm[:, 0])
+        ok_m = np.hypot(mm[:, 0], mm[:, 1]) >= 0.3
+        # every rotation that puts some model pip onto some point's direction
+        t = (ang_w[ok_w][:, None] - am[ok_m][None, :]).ravel()
+        c, s = np.cos(t), np.sin(t)
+        rx = mm[None, :, 0] * c[:, None] - mm[None, :, 1] * s[:, None]  # (R, n)
+        ry = mm[None, :, 0] * s[:, None] + mm[None, :, 1] * c[:, None]
+        d = np.hypot(w[None, :, None, 0] - rx[:, None, :], w[None, :, None, 1] - ry[:, None, :])  # (R, point, model)
+        err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))
+        # one-to-one: every point must take a different model pip
+        nearest = np.sort(d.argmin(axis=2), axis=1)
+        clash = np.any(nearest[:, 1:] == nearest[:, :-1], axis=1)
+        err = np.where(clash, np.maximum(err, 1.0), err)
+        best = min(best, float(err.min()))
+    return float(best)
+
+
+def _pattern_score(pts: np.ndarray, diam: float) -> float:
+    """Confidence 0..1 that ``pts`` form a die face."""
+    err = pattern_error(pts, diam)
+    return float(np.clip(1.0 - err / 0.5, 0.0, 1.0)) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
+
+
+def best_face(group: list[Pip], diam: float) -> tuple[list[Pip], list[Pip]]:
+    """Split a group that is no face (too many pips, or a bad pattern) into a face and the rest.
+
+    Pips are dropped one at a time (the one whose removal fits best; ties: the
+    least round), so a top face keeps its pips and the side-face pips linked to
+    it across a faint edge fall away.
+    """
+    rest: list[Pip] = []
+    g = list(group)
+    while len(g) > 1:
+        pts = np.array([[p.x, p.y] for p in g])
+        if len(g) <= 6 and pattern_error(pts, diam) < 0.35:
+            break
+        best_i, best_key = 0, (np.inf, np.inf)
+        for i in range(len(g)):
+            sub = np.delete(pts, i, axis=0)
+            err = pattern_error(sub, diam) if len(sub) <= 6 else 1.0
+            key = (round(err, 2), g[i].roundness)
+            if key < best_key:
+                best_i, best_key = i, key
+        rest.append(g.pop(best_i))
+    return g, rest
+
+
+@dataclass(frozen=True)
+class Face:
+    """A candidate die face: a group of pips that sits on a die."""
+
+    x: float
+    y: float
+    size: float  # estimated side of the die face, working pixels
+    value: int | None
+    confidence: float
+    roundness: float  # mean roundness of its pips (the face seen most squarely is roundest)
+    box: tuple[float, float, float, float]
+    pips: int
+    peak: float = 0.0  # median pip evidence
+    diameter: float = 0.0  # median pip diameter
+    contrast: float = 0.0  # colour distance of the face from the table
+    clutter: float = 0.0  # colour spread just round the pips, relative to the pips' contrast (a plain face: small)
+
+
+def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None) -> Face | None:
+    """The face a pip group forms, or None if it is no die."""
+    pts = np.array([[p.x, p.y] for p in group])
+    diam = float(np.median([p.diameter for p in group]))
+    cx, cy = pts.mean(axis=0)
+    n = len(group)
+    spread = float(np.max(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy))) if n > 1 else 0.0
+    major = float(np.median([p.diameter / np.sqrt(max(p.roundness, 0.2)) for p in group]))
+    size = max(5.0 * major, spread / 0.36) if n > 1 else 6.0 * major
+    half = 0.5 * size
+    h, w = work.shape[:2]
+    x0, y0 = max(cx - half, 0.0), max(cy - half, 0.0)
+    x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    clutter, face = _face_ring(group, work if smooth is None else smooth)
+    # the table under the die, from the background model (the die itself is removed from it)
+    table = background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
+    contrast = float(np.linalg.norm(face - table))
+    roundness = float(np.mean([p.roundness for p in group]))
+    peak = float(np.median([p.strength for p in group]))
+    box = (x0, y0, x1, y1)
+    if n > 6:
+        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
+    if contrast < params.min_face_contrast:
+        return None
+    conf = _pattern_score(pts, diam)
+    return Face(float(cx), float(cy), size, n, conf, roundness, box, n, peak, diam, contrast, clutter)
+
+
+_RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
+
+
+def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]:
+    """Clutter round the pips and the colour of the face there.
+
+    The clutter is how uneven the face is on a ring just outside each pip,
+    relative to the pip's contrast: a die face round a pip is plain; table
+    clutter (print, wood grain, cables, reflections) that happens to hold a round
+    blob is not.
+    """
+    h, w = smooth.shape[:2]
+    p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
+    r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
+    xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
+    ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
+    ref = np.median(ring, axis=1)  # (pips, 3)
+    spread = np.median(np.linalg.norm(ring - ref[:, None, :], axis=2), axis=1)
+    cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
+    cy = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
+    centre = smooth[cy, cx].astype(np.float32)
+    ratios = spread / (np.linalg.norm(centre - ref, axis=1) + 1.0)
+    return float(np.median(ratios)), np.median(ring.reshape(-1, 3), axis=0)
+
+
+def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
+    """Drop faces on clutter, lone pips seen askew, and faces whose pips are much smaller or fainter than the clear faces.
+
+    Clear faces (several pips in a good pattern, seen squarely) fix the pip size
+    and strength of this picture; specks of dirt, texture and glare are smaller
+    and fainter. Without a clear face nothing is dropped.
+    """
+    faces = [
+        f
+        for f in faces
+        if f.clutter <= (params.max_clutter if f.pips == 1 else params.max_clutter_pattern)
+        # a lone pip seen askew is a side face's pip, or no pip at all
+        and (f.pips > 1 or f.roundness >= params.min_single_roundness)
+    ]
+    clear = [f for f in faces if f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= 0.75]
+    if not clear:
+        return faces
+    diam = float(np.median([f.diameter for f in clear]))
+    peak = float(np.median([f.peak for f in clear]))
+    return [
+        f
+        for f in faces
+        if (f.pips == 1 and f.diameter >= params.min_relative_diameter * diam and f.peak >= params.min_relative_peak * peak)
+        or (f.pips > 1 and f.diameter >= params.min_relative_diameter_pattern * diam and f.peak >= params.min_relative_peak_pattern * peak)
+    ]
+
+
+def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
+    """Keep one face per die: of faces closer than a die apart, the one seen most squarely."""
+    order = sorted(faces, key=lambda f: (-(f.roundness + params.pip_weight * min(f.pips, 6)), -f.confidence))
+    kept: list[Face] = []
+    for f in order:
+        if all(
+            np.hypot(f.x - k.x, f.y - k.y) > params.same_die * max(k.size, f.size) or f.roundness > k.roundness - params.side_face_margin
+            for k in kept
+        ) or not kept:
+            kept.append(f)
+    return kept

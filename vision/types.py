@@ -14,6 +14,7 @@ class DieReading:
     center: tuple[float, float]
     confidence: float
     box: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1
+    zone: str | None = None  # table zone from a calibration ("tray", "kept", ...), if any
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -23,6 +24,8 @@ class DieReading:
         }
         if self.box is not None:
             out["box"] = list(self.box)
+        if self.zone is not None:
+            out["zone"] = self.zone
         return out
 
 

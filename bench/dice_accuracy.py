@@ -1,0 +1,164 @@
+"""Accuracy of the dice reader on labelled photos, per data set, on a tune and a check half.
+
+Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--half tune|check|all] [--errors]``
+
+``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
+(``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``). Files are
+sorted by name; even positions form the *tune* half (used while developing the
+reader), odd positions the *check* half (held back). A labelled die is *found*
+when a reading's centre lies inside its box (one reading per label, greedily by
+distance); it is *right* when that reading's value equals the label. Readings
+reported unsure (value None) count as found but not right.
+
+Printed per set and half: per-die accuracy (right / labelled), accuracy of the
+found dice (right / found), recall (found / labelled), exact-photo rate (every
+labelled die right and no extra confident reading), extra confident readings,
+unsure readings, and the confusion matrix (rows: label 1-6; columns: read 1-6,
+``?`` unsure, ``-`` missed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.dice import read_dice  # noqa: E402
+from vision.types import DieReading  # noqa: E402
+
+
+@dataclass
+class Tally:
+    labelled: int = 0
+    found: int = 0
+    right: int = 0
+    photos: int = 0
+    exact: int = 0
+    extra: int = 0
+    unsure: int = 0
+    seconds: float = 0.0
+    confusion: np.ndarray = field(default_factory=lambda: np.zeros((6, 8), int))
+    wrong_photos: list[str] = field(default_factory=list)
+
+
+def match(labels: list[dict], readings: list[DieReading]) -> list[int | None]:
+    """For each label, the index of the reading matched to it (centre inside box), or None."""
+    pairs = []
+    for i, lab in enumerate(labels):
+        x0, y0, x1, y1 = lab["box"]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        for j, r in enumerate(readings):
+            x, y = r.center
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                pairs.append((float(np.hypot(x - cx, y - cy)), i, j))
+    pairs.sort()
+    out: list[int | None] = [None] * len(labels)
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if out[i] is None and j not in used:
+            out[i] = j
+            used.add(j)
+    return out
+
+
+def score(tally: Tally, name: str, labels: list[dict], readings: list[DieReading]) -> None:
+    m = match(labels, readings)
+    ok = True
+    for lab, j in zip(labels, m):
+        tally.labelled += 1
+        row = lab["value"] - 1
+        if j is None:
+            tally.confusion[row, 7] += 1
+            ok = False
+            continue
+        tally.found += 1
+        v = readings[j].value
+        if v is None:
+            tally.confusion[row, 6] += 1
+            ok = False
+        else:
+            tally.confusion[row, v - 1] += 1
+            if v == lab["value"]:
+                tally.right += 1
+            else:
+                ok = False
+    matched = {j for j in m if j is not None}
+    for j, r in enumerate(readings):
+        if r.value is None:
+            tally.unsure += 1
+        elif j not in matched:
+            tally.extra += 1
+            ok = False
+    tally.photos += 1
+    tally.exact += ok
+    if not ok:
+        tally.wrong_photos.append(name)
+
+
+def halves(names: list[str]) -> dict[str, list[str]]:
+    names = sorted(names)
+    return {"tune": names[0::2], "check": names[1::2]}
+
+
+def run_set(folder: Path, which: str) -> dict[str, Tally]:
+    labels = json.loads((folder / "labels.json").read_text())
+    out: dict[str, Tally] = {}
+    for half, names in halves(list(labels)).items():
+        if which not in ("all", half):
+            continue
+        t = Tally()
+        for name in names:
+            image = cv2.imread(str(folder / "images" / name))
+            t0 = time.perf_counter()
+            readings = read_dice(image)
+            t.seconds += time.perf_counter() - t0
+            score(t, name, labels[name], readings)
+        out[half] = t
+    return out
+
+
+def report(set_name: str, half: str, t: Tally, errors: bool) -> str:
+    pct = lambda a, b: f"{100 * a / b:6.2f} %" if b else "   n/a"  # noqa: E731
+    lines = [
+        f"{set_name} / {half}: {t.photos} photos, {t.labelled} dice, {1000 * t.seconds / max(t.photos, 1):.1f} ms/photo",
+        f"  per-die accuracy {pct(t.right, t.labelled)}   (of found dice {pct(t.right, t.found)})",
+        f"  recall           {pct(t.found, t.labelled)}",
+        f"  exact photos     {pct(t.exact, t.photos)}",
+        f"  extra confident readings {t.extra}, unsure readings {t.unsure}",
+        "  confusion (rows label, cols read):",
+        "        1    2    3    4    5    6    ?    -",
+    ]
+    for i in range(6):
+        lines.append(f"    {i + 1} " + " ".join(f"{n:4d}" for n in t.confusion[i]))
+    if errors:
+        lines.append("  photos not exact: " + " ".join(t.wrong_photos))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data_dir", type=Path)
+    ap.add_argument("--set", dest="sets", action="append", help="only this data set (repeatable)")
+    ap.add_argument("--half", choices=("tune", "check", "all"), default="all")
+    ap.add_argument("--errors", action="store_true", help="list the photos that were not read exactly")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    folders = sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists())
+    for folder in folders:
+        if args.sets and folder.name not in args.sets:
+            continue
+        for half, t in run_set(folder, args.half).items():
+            print(report(folder.name, half, t, args.errors))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""Speed of the dice reader on 1280x720 frames with 1, 5 and 10 dice, on one core.
+
+Usage: ``python bench/dice_speed.py [DATA_DIR] [--repeat N]``
+
+Always measures synthetic frames (``vision.synth``: dice 60 px wide on a green
+table). With ``DATA_DIR`` (the labelled photo sets, see bench/dice_accuracy.py)
+it also measures real photos with 1, 5 and 10 labelled dice, scaled to 720 px
+high and centred on a 1280x720 canvas. Prints median and p95 milliseconds of
+``read_dice`` per frame; OpenCV is limited to one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.dice import read_dice  # noqa: E402
+from vision.synth import render_dice  # noqa: E402
+
+W, H = 1280, 720
+
+
+def to_frame(img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    s = min(W / w, H / h)
+    small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_LINEAR)
+    out = np.zeros((H, W, 3), np.uint8)
+    out[:] = small[0, 0]
+    y, x = (H - small.shape[0]) // 2, (W - small.shape[1]) // 2
+    out[y : y + small.shape[0], x : x + small.shape[1]] = small
+    return out
+
+
+def real_frames(data_dir: Path, count: int, limit: int = 5) -> list[np.ndarray]:
+    frames = []
+    for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
+        labels = json.loads((folder / "labels.json").read_text())
+        for name in sorted(labels):
+            if len(labels[name]) == count and len(frames) < limit * 2:
+                frames.append(to_frame(cv2.imread(str(folder / "images" / name))))
+    return frames
+
+
+def measure(frames: list[np.ndarray], repeat: int) -> tuple[float, float]:
+    times = []
+    read_dice(frames[0])  # warm up
+    for _ in range(repeat):
+        for f in frames:
+            t0 = time.perf_counter()
+            read_dice(f)
+            times.append(1000 * (time.perf_counter() - t0))
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data_dir", nargs="?", type=Path)
+    ap.add_argument("--repeat", type=int, default=10)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    print(f"read_dice on {W}x{H} frames, one thread (median / p95 ms)")
+    for n in (1, 5, 10):
+        frames = [render_dice([1 + (i + k) % 6 for i in range(n)], seed=k)[0] for k in range(5)]
+        med, p95 = measure(frames, args.repeat)
+        print(f"  synthetic, {n:2d} dice: {med:6.1f} / {p95:6.1f}")
+    if args.data_dir:
+        for n in (1, 5, 10):
+            frames = real_frames(args.data_dir, n)
+            if not frames:
+                print(f"  real photos, {n:2d} dice: none in {args.data_dir}")
+                continue
+            med, p95 = measure(frames, max(1, args.repeat // 2))
+            print(f"  real photos, {n:2d} dice ({len(frames)} photos): {med:6.1f} / {p95:6.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""The dice reader on synthetic pictures and on real fixture photos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice import CONFIDENCE_THRESHOLD, read_dice
+from vision.synth import draw_die, render_dice
+from vision.types import DieReading
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
+
+
+def values(readings: list[DieReading]) -> list[int | None]:
+    return sorted((r.value for r in readings), key=lambda v: (v is None, v))
+
+
+@pytest.mark.parametrize("n", [1, 3, 6, 10])
+def test_reads_synthetic_table(n: int) -> None:
+    vals = [1 + (i * 5) % 6 for i in range(n)]
+    img, truth = render_dice(vals, seed=n)
+    got = read_dice(img)
+    assert values(got) == sorted(vals)
+    for v, (x, y) in truth:
+        assert any(r.value == v and np.hypot(r.center[0] - x, r.center[1] - y) < 20 for r in got)
+
+
+@pytest.mark.parametrize("angle", [0, 17, 33, 45, 71])
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_any_rotation_light_pips_on_dark_die(value: int, angle: float) -> None:
+    img = np.full((240, 320, 3), (200, 200, 205), np.uint8)
+    draw_die(img, value, (160, 120), 70, angle, body=(30, 30, 170), pip=(245, 245, 245))
+    got = read_dice(img)
+    assert [r.value for r in got] == [value]
+    assert got[0].confidence >= CONFIDENCE_THRESHOLD
+
+
+@pytest.mark.parametrize("size", [36, 60, 110])
+def test_several_sizes(size: int) -> None:
+    img, _ = render_dice([4, 5, 6], die=size, seed=size, size=(960, 540))
+    assert values(read_dice(img)) == [4, 5, 6]
+
+
+def test_touching_dice_are_two_dice() -> None:
+    img = np.full((200, 300, 3), (60, 120, 60), np.uint8)
+    draw_die(img, 6, (110, 100), 70)
+    draw_die(img, 3, (182, 100), 70)
+    assert values(read_dice(img)) == [3, 6]
+
+
+def test_empty_and_plain_pictures_have_no_dice() -> None:
+    assert read_dice(np.zeros((480, 640, 3), np.uint8)) == []
+    rng = np.random.default_rng(0)
+    noise = np.clip(rng.normal(128, 4, (480, 640, 3)), 0, 255).astype(np.uint8)
+    assert read_dice(noise) == []
+
+
+def test_unsure_readings_have_no_value() -> None:
+    # a cluster of many pips is no face: reported, but unsure
+    img = np.full((240, 320, 3), (60, 120, 60), np.uint8)
+    cv2.rectangle(img, (100, 60), (220, 180), (235, 235, 235), -1)
+    for x in range(115, 215, 16):
+        for y in range(75, 175, 16):
+            cv2.circle(img, (x, y), 5, (20, 20, 20), -1)
+    for r in read_dice(img):
+        assert (r.value is None) == (r.confidence < CONFIDENCE_THRESHOLD)
+        assert r.value is None or r.confidence >= CONFIDENCE_THRESHOLD
+
+
+def test_rejects_non_bgr() -> None:
+    with pytest.raises(ValueError, match="BGR"):
+        read_dice(np.zeros((10, 10), np.uint8))
+
+
+def test_json_shape() -> None:
+    img, _ = render_dice([2], seed=5)
+    (r,) = read_dice(img)
+    d = r.to_dict()
+    assert set(d) == {"value", "center", "confidence", "box"}
+    assert d["value"] == 2 and len(d["center"]) == 2 and len(d["box"]) == 4
+
+
+def _score(name: str, labels: list[dict]) -> tuple[int, int, int]:
+    """(found, right, extra confident readings) for one fixture photo."""
+    readings = read_dice(cv2.imread(str(FIXTURES / name)))
+    used: set[int] = set()
+    found = right = 0
+    for lab in labels:
+        x0, y0, x1, y1 = lab["box"]
+        for j, r in enumerate(readings):
+            if j not in used and x0 <= r.center[0] <= x1 and y0 <= r.center[1] <= y1:
+                used.add(j)
+                found += 1
+                right += r.value == lab["value"]
+                break
+    extra = sum(1 for j, r in enumerate(readings) if j not in used and r.value is not None)
+    return found, right, extra
+
+
+@pytest.mark.parametrize("prefix", ["byler", "matteo"])
+def test_real_photos(prefix: str) -> None:
+    """Floors measured on the fixtures (see bench/dice_accuracy.py for the full sets)."""
+    labels = json.loads((FIXTURES / "labels.json").read_text())
+    total = found = right = extra = 0
+    for name, labs in labels.items():
+        if name.startswith(prefix):
+            f, r, e = _score(name, labs)
+            total += len(labs)
+            found, right, extra = found + f, right + r, extra + e
+    assert total > 0
+    floors = FLOORS[prefix]
+    assert found / total >= floors["recall"], (found, total)
+    assert right / total >= floors["accuracy"], (right, total)
+    assert extra <= floors["extra"], extra
+
+
+# Regression floors, a little under what the reader does on these eight photos
+# today (byler: 26/27 found, 19/27 right, 1 extra; matteo: 15/17, 15/17, 4).
+# They are below the issue's targets (99 %), which the reader does not reach yet.
+FLOORS = {
+    "byler": {"recall": 0.9, "accuracy": 0.65, "extra": 3},
+    "matteo": {"recall": 0.85, "accuracy": 0.85, "extra": 6},
+}

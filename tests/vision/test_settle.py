@@ -1,0 +1,115 @@
+"""Settling on synthetic frame sequences: one roll per throw, only at rest."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.settle import Settler, skin_fraction
+from vision.synth import draw_die, render_dice
+from vision.types import DieReading
+from vision.zones import Zones
+
+FPS = 10.0
+
+
+def feed_all(s: Settler, frames: Sequence[np.ndarray], t0: float = 0.0) -> list[tuple[float, tuple[DieReading, ...]]]:
+    out = []
+    for i, f in enumerate(frames):
+        t = t0 + i / FPS
+        got = s.feed(f, t)
+        if got is not None:
+            out.append((t, got))
+    return out
+
+
+def rolling(values: list[int], n: int, seed: int) -> list[np.ndarray]:
+    """Dice tumbling: every frame the dice are somewhere else, at another angle."""
+    return [render_dice(values, seed=seed * 1000 + i, noise=2)[0] for i in range(n)]
+
+
+def still(values: list[int], n: int, seed: int) -> list[np.ndarray]:
+    """Dice at rest: the same scene with fresh sensor noise each frame."""
+    base, _ = render_dice(values, seed=seed, noise=0)
+    rng = np.random.default_rng(seed)
+    return [np.clip(base + rng.normal(0, 2, base.shape), 0, 255).astype(np.uint8) for _ in range(n)]
+
+
+def test_one_roll_per_throw_only_after_rest() -> None:
+    s = Settler()
+    frames = rolling([1, 2, 3], 8, 1) + still([3, 4, 5], 15, 2)
+    got = feed_all(s, frames)
+    assert len(got) == 1
+    t, dice = got[0]
+    assert sorted(d.value or 0 for d in dice) == [3, 4, 5]
+    assert t >= 8 / FPS + 0.2  # not before the dice have rested a while
+
+
+def test_rolling_dice_never_give_a_roll() -> None:
+    assert feed_all(Settler(), rolling([2, 6], 30, 3)) == []
+
+
+def test_second_throw_gives_second_roll() -> None:
+    s = Settler()
+    frames = still([6, 6], 10, 4) + rolling([1, 1], 5, 5) + still([2, 5], 10, 6)
+    got = feed_all(s, frames)
+    assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[6, 6], [2, 5]]
+
+
+def test_same_result_twice_needs_a_throw_between() -> None:
+    s = Settler()
+    frames = still([4], 10, 7) + rolling([4], 4, 8) + still([4], 10, 9)
+    assert len(feed_all(s, frames)) == 2
+    s2 = Settler()
+    assert len(feed_all(s2, still([4], 30, 7))) == 1
+
+
+def hand_over(frame: np.ndarray) -> np.ndarray:
+    out = frame.copy()
+    cv2.ellipse(out, (300, 360), (160, 110), 20, 0, 360, (120, 160, 215), -1)  # skin tone, BGR
+    return out
+
+
+def test_hand_in_the_picture_blocks_the_roll() -> None:
+    frames = still([3, 3], 12, 10)
+    assert skin_fraction(hand_over(frames[0])) > 0.04
+    s = Settler()
+    assert feed_all(s, [hand_over(f) for f in frames]) == []
+    # the hand goes away: the dice are read
+    assert len(feed_all(s, frames, t0=5.0)) == 1
+
+
+def test_cocked_die_blocks_the_roll() -> None:
+    def reader(frame: np.ndarray) -> list[DieReading]:
+        return [DieReading(5, (100.0, 100.0), 0.9, (80, 80, 120, 120)), DieReading(None, (300.0, 100.0), 0.2, (280, 80, 320, 120))]
+
+    s = Settler(reader)
+    assert feed_all(s, still([1], 20, 11)) == []
+    assert s.status.reason.startswith("a die is unsure")
+
+
+def test_readings_must_agree() -> None:
+    flip = iter(range(1000))
+
+    def flaky(frame: np.ndarray) -> list[DieReading]:
+        v = 2 if next(flip) % 2 else 3
+        return [DieReading(v, (100.0, 100.0), 0.9, (80, 80, 120, 120))]
+
+    assert feed_all(Settler(flaky), still([1], 20, 12)) == []
+
+
+def test_zones_say_where_each_die_lies() -> None:
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    draw_die(img, 2, (300, 360), 60)
+    draw_die(img, 6, (1100, 360), 60)
+    zones = Zones.from_calibration(
+        {"size": [1280, 720], "zones": {"tray": [[0, 0], [900, 0], [900, 720], [0, 720]], "kept": [[900, 0], [1280, 0], [1280, 720], [900, 720]]}}
+    )
+    s = Settler(zones=zones)
+    got = feed_all(s, [img] * 10)
+    assert len(got) == 1
+    by_zone = {d.value: d.zone for d in got[0][1]}
+    assert by_zone == {2: "tray", 6: "kept"}
+    assert got[0][1][0].to_dict()["zone"] in ("tray", "kept")

@@ -1,0 +1,205 @@
+"""Settling: turn a stream of frames into one reading per roll, once the dice rest.
+
+A :class:`Settler` is fed every camera frame with the table's clock (``now``,
+seconds). It answers None almost always, and the dice (a tuple of
+:class:`~vision.types.DieReading`) exactly once per roll:
+
+1. **Motion.** Each frame is reduced to a small blurred grey picture and compared
+   with the previous one; the fraction of changed pixels is the motion. While
+   something moves (a throw, dice rolling, a hand) nothing is read, and any motion
+   *arms* the settler for the next roll.
+2. **Still.** After ``still_frames`` frames without motion, spanning at least
+   ``still_seconds``, the picture is read.
+3. **Hand.** A large skin-coloured area in the picture (a hand resting in the
+   tray) vetoes the reading.
+4. **Agreement.** The last ``agree`` readings must be the same dice (same values,
+   centres within ``max_shift`` of a die's size), and every die must be sure
+   (value not None): a cocked die leaning on a wall or another die is read
+   unsure, so it blocks the roll until someone settles it.
+5. **Once.** Having answered, the settler is disarmed until the picture moves
+   again or the dice at rest change (a die nudged to a new value without a
+   visible throw still counts as a new roll only after motion).
+
+Everything is pure and deterministic: the clock is an argument, the reader is
+injected (default :func:`vision.dice.read_dice`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .types import DieReading
+from .zones import Zones
+
+Reader = Callable[[np.ndarray], Sequence[DieReading]]
+
+
+@dataclass(frozen=True)
+class SettleStatus:
+    """What the settler saw in the last frame (for a status line or a log)."""
+
+    motion: float = 0.0
+    moving: bool = True
+    hand: bool = False
+    still_for: int = 0
+    armed: bool = True
+    reason: str = "starting"
+
+
+def motion_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18) -> float:
+    """Fraction of pixels that changed by more than ``threshold`` between two small grey pictures.
+
+    >>> z = np.zeros((10, 10), np.uint8); o = z.copy(); o[:5] = 200
+    >>> motion_fraction(z, o)
+    0.5
+    """
+    return float(np.count_nonzero(cv2.absdiff(a, b) > threshold)) / a.size
+
+
+def skin_fraction(frame: np.ndarray) -> float:
+    """Fraction of a BGR picture in a broad skin-colour range (YCrCb), for the hand veto.
+
+    >>> skin_fraction(np.zeros((4, 4, 3), np.uint8))
+    0.0
+    """
+    ycc = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
+    mask = cv2.inRange(ycc, (40, 138, 80), (250, 173, 125))
+    return float(np.count_nonzero(mask)) / mask.size
+
+
+class Settler:
+    """Feed frames; get the dice once per roll when they have come to rest.
+
+    >>> from vision.synth import render_dice
+    >>> s = Settler(still_frames=2, agree=2)
+    >>> still, _ = render_dice([2, 5], seed=3)
+    >>> [s.feed(still, t * 0.1) is not None for t in range(6)]
+    [False, False, False, False, True, False]
+    """
+
+    def __init__(
+        self,
+        reader: Reader | None = None,
+        *,
+        zones: Zones | None = None,
+        still_frames: int = 3,
+        still_seconds: float = 0.2,
+        agree: int = 3,
+        motion_threshold: float = 0.002,
+        pixel_threshold: int = 18,
+        hand_fraction: float = 0.04,
+        max_shift: float = 0.35,
+        work_width: int = 160,
+        min_dice: int = 1,
+    ) -> None:
+        if reader is None:
+            from .dice import read_dice
+
+            reader = read_dice
+        if still_frames < 1 or agree < 1:
+            raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
+        self.reader = reader
+        self.zones = zones
+        self.still_frames = still_frames
+        self.still_seconds = still_seconds
+        self.agree = agree
+        self.motion_threshold = motion_threshold
+        self.pixel_threshold = pixel_threshold
+        self.hand_fraction = hand_fraction
+        self.max_shift = max_shift
+        self.work_width = work_width
+        self.min_dice = min_dice
+        self._prev: np.ndarray | None = None
+        self._still = 0
+        self._still_since = 0.0
+        self._history: deque[tuple[DieReading, ...]] = deque(maxlen=agree)
+        self._armed = True
+        self._last: tuple[DieReading, ...] | None = None
+        self.status = SettleStatus()
+
+    def reset(self) -> None:
+        """Forget the past (after a camera reconnect): the next settled dice count as a roll."""
+        self._prev = None
+        self._still = 0
+        self._history.clear()
+        self._armed = True
+        self._last = None
+
+    def _small(self, frame: np.ndarray) -> np.ndarray:
+        h, w = frame.shape[:2]
+        width = min(self.work_width, w)
+        small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        return cv2.GaussianBlur(gray, (3, 3), 0)
+
+    def feed(self, frame: np.ndarray, now: float) -> tuple[DieReading, ...] | None:
+        """One frame at time ``now``; the settled dice once per roll, else None."""
+        small = self._small(frame)
+        motion = 1.0 if self._prev is None or self._prev.shape != small.shape else motion_fraction(self._prev, small, self.pixel_threshold)
+        self._prev = small
+        if motion > self.motion_threshold:
+            self._still = 0
+            self._history.clear()
+            self._armed = True
+            self.status = SettleStatus(motion, True, False, 0, True, "moving")
+            return None
+        if self._still == 0:
+            self._still_since = now
+        self._still += 1
+        if self._still < self.still_frames or now - self._still_since < self.still_seconds:
+            self.status = SettleStatus(motion, False, False, self._still, self._armed, "settling")
+            return None
+        hand = skin_fraction(frame) > self.hand_fraction
+        if hand:
+            self._history.clear()
+            self.status = SettleStatus(motion, False, True, self._still, self._armed, "hand in the picture")
+            return None
+        dice = tuple(self.reader(frame))
+        if self.zones is not None:
+            dice = self.zones.assign(dice, (frame.shape[1], frame.shape[0]))
+        self._history.append(dice)
+        if not self._armed:
+            if self._last is not None and not self._same(dice, self._last):
+                self.status = SettleStatus(motion, False, False, self._still, False, "dice changed without a throw")
+            else:
+                self.status = SettleStatus(motion, False, False, self._still, False, "already reported")
+            return None
+        if any(d.value is None for d in dice):
+            self.status = SettleStatus(motion, False, False, self._still, True, "a die is unsure (cocked?)")
+            return None
+        if len(dice) < self.min_dice:
+            self.status = SettleStatus(motion, False, False, self._still, True, "no dice")
+            return None
+        if len(self._history) < self.agree or not all(self._same(dice, h) for h in self._history):
+            self.status = SettleStatus(motion, False, False, self._still, True, "waiting for agreement")
+            return None
+        self._armed = False
+        self._last = dice
+        self.status = SettleStatus(motion, False, False, self._still, False, "settled")
+        return dice
+
+    def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
+        """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""
+        if len(a) != len(b):
+            return False
+        if sorted((d.value or 0) for d in a) != sorted((d.value or 0) for d in b):
+            return False
+        left = list(b)
+        for d in a:
+            size = 20.0
+            if d.box is not None:
+                size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 4)
+            best = None
+            for i, e in enumerate(left):
+                if e.value == d.value and np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) <= self.max_shift * size + 2:
+                    best = i
+                    break
+            if best is None:
+                return False
+            left.pop(best)
+        return True

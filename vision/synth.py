@@ -1,0 +1,77 @@
+"""Synthetic dice pictures: a table with drawn dice, for tests, benchmarks and ``--sim``.
+
+Deterministic for a given seed; no files, no camera.
+
+>>> img, truth = render_dice([3, 6], seed=1)
+>>> img.shape, [v for v, _ in truth]
+((720, 1280, 3), [3, 6])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+# pip positions on a face, in units of a third of the face (centre 0)
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+
+
+def draw_die(
+    image: np.ndarray,
+    value: int,
+    center: tuple[float, float],
+    size: float,
+    angle: float = 0.0,
+    body: tuple[int, int, int] = (235, 235, 235),
+    pip: tuple[int, int, int] = (20, 20, 20),
+) -> None:
+    """Draw one die seen from above into ``image`` (in place)."""
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    rot = np.array([[c, -s], [s, c]])
+    half = size / 2
+    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T + center
+    cv2.fillConvexPoly(image, np.round(corners * 16).astype(np.int32), body, cv2.LINE_AA, shift=4)
+    step = size * 0.27
+    radius = size * 0.09
+    for px, py in PIPS[value]:
+        x, y = np.array([px * step, py * step]) @ rot.T + center
+        cv2.circle(image, (int(round(x * 16)), int(round(y * 16))), int(round(radius * 16)), pip, -1, cv2.LINE_AA, shift=4)
+
+
+def render_dice(
+    values: Sequence[int],
+    *,
+    size: tuple[int, int] = (1280, 720),
+    die: float = 60.0,
+    seed: int = 0,
+    table: tuple[int, int, int] = (40, 110, 40),
+    noise: float = 3.0,
+) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
+    """A table picture with the given dice at random places (not touching); returns it and (value, centre) pairs."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = table
+    truth: list[tuple[int, tuple[float, float]]] = []
+    placed: list[tuple[float, float]] = []
+    for v in values:
+        for _ in range(1000):
+            x = float(rng.uniform(die, w - die))
+            y = float(rng.uniform(die, h - die))
+            if all(np.hypot(x - a, y - b) > 1.6 * die for a, b in placed):
+                break
+        placed.append((x, y))
+        draw_die(img, v, (x, y), die, float(rng.uniform(0, 90)))
+        truth.append((v, (x, y)))
+    if noise:
+        img = np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
+    return img, truth
