@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Any, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -41,3 +41,12 @@ def index_of(players: Sequence[str], name: str) -> int | None:
 def signed(n: int) -> str:
     """``+3``, ``-16``, ``0``: how a score change is announced."""
     return f"{n:+d}" if n else "0"
+
+
+def controls(keypad: Mapping[str, Mapping[str, Any]], legal: Sequence[str]) -> list[str]:
+    """The keypad buttons whose event type is acceptable now (the web page's enabled controls).
+
+    >>> controls({"pot": {"type": "pot"}, "accept": {"type": "choice"}}, ("choice",))
+    ['accept']
+    """
+    return [button for button, event in keypad.items() if event.get("type") in legal]

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from ..events import Event, Opt, boolean, integer, text
 from ..game import BadOptions, Game, Option
-from .common import index_of, other, put
+from .common import controls, index_of, other, put
 
 CAROMS = {"none": 0, "carom": 4, "ricochet": 3}
 # foul code -> extra points for the opponent (§15.3, letters of the text)
@@ -269,6 +269,7 @@ class FivePins(Game[FivePinsState]):
                 {"set": i + 1, "winner": state.players[w], "scores": [a, b]}
                 for i, (w, a, b) in enumerate(state.history)
             ],
+            "controls": controls(self.keypad, self.legal_types(state)),
             "last": state.last,
             "winner": None if state.winner is None else state.players[state.winner],
         }

@@ -32,7 +32,7 @@ from typing import Any, Mapping, Sequence
 
 from ..events import Event, Opt, boolean, integer, text
 from ..game import Game, Option
-from .common import bump, index_of, other, put
+from .common import bump, controls, index_of, other, put
 
 VARIANTS = ("free", "dynamic", "combined")
 
@@ -259,6 +259,7 @@ class Pyramid(Game[PyramidState]):
                 {"frame": i + 1, "winner": state.players[w], "scores": [a, b]}
                 for i, (w, a, b) in enumerate(state.history)
             ],
+            "controls": controls(self.keypad, self.legal_types(state)),
             "last": state.last,
             "winner": None if state.winner is None else state.players[state.winner],
         }

@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 from ..events import Event, Opt, boolean, integer, text
 from ..game import BadOptions, Game, Option
-from .common import bump, index_of, other, put
+from .common import bump, controls, index_of, other, put
 
 VALUES = {"red": 1, "yellow": 2, "green": 3, "brown": 4, "blue": 5, "pink": 6, "black": 7}
 BALLS = tuple(VALUES)
@@ -436,6 +436,7 @@ class Snooker(Game[SnookerState]):
                 for i, (w, x, y) in enumerate(state.history)
             ],
             "aggregate": list(state.totals) if state.aggregate else None,
+            "controls": controls(self.keypad, self.legal_types(state)),
             "last": state.last,
             "winner": None if state.winner is None else state.players[state.winner],
         }

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from ..events import Event, Opt, integer, text
 from ..game import Game, Option
-from .common import bump, index_of, other, put
+from .common import bump, controls, index_of, other, put
 
 POCKETS = ("foot_left", "foot_right", "side_left", "side_right", "head_left", "head_right")
 FOUL_KINDS = ("standard", "scratch", "intentional", "illegal_break", "rail")
@@ -306,6 +306,7 @@ class StraightPool(Game[StraightPoolState]):
             "warning": None
             if over or state.fouls[state.turn] < 2
             else f"{state.players[state.turn]} is on two fouls",
+            "controls": controls(self.keypad, self.legal_types(state)),
             "last": state.last,
             "target": state.target,
             "winner": state.players[state.winner] if over and state.winner is not None else None,
