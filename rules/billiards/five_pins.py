@@ -193,12 +193,9 @@ class FivePins(Game[FivePinsState]):
             )
         points = stroke_points(event["side_pins"], event["centre"], event["carom"])
         if kind == "stroke":
-            new = self._credit(state, p, points)
+            scores = self._credit(state.scores, p, points, state.set_points)
             what = f"{state.players[p]} +{points}" if points else f"{state.players[p]} no score"
-            new = replace(new, ball_in_hand=False, last=what, last_points=(p, points))
-            if new.scores[p] >= state.set_points:
-                return self._set_over(new, p, what)
-            return self._next_stroke(new)
+            return self._after_stroke(state, scores, p, points, False, what)
         kinds = event["kind"]
         extra = sum(TYPE_B[k] for k in kinds if k in TYPE_B)
         only_a = all(k == TYPE_A for k in kinds)
@@ -207,21 +204,34 @@ class FivePins(Game[FivePinsState]):
         if TYPE_A in kinds and not (event["side_pins"] or event["centre"]):
             raise self.illegal(event, state, "a pins_by_cue foul needs the pins the cue ball knocked")
         total = points + extra
-        new = self._credit(state, q, total)
+        scores = self._credit(state.scores, q, total, state.set_points)
         if state.foul_minus_striker:
-            new = replace(new, scores=put(new.scores, p, new.scores[p] - total))
+            scores = put(scores, p, scores[p] - total)
         what = f"{state.players[p]} foul ({', '.join(kinds)}), {state.players[q]} +{total}"
-        new = replace(new, ball_in_hand=not only_a, last=what, last_points=(q, total))
-        if new.scores[q] >= state.set_points:  # [REC] foul points can win the set, capped (§6 #8)
-            return self._set_over(new, q, what)
-        return self._next_stroke(new)
+        # [REC] foul points can win the set for the opponent, capped (§6 #8)
+        return self._after_stroke(state, scores, q, total, not only_a, what)
 
-    def _credit(self, state: FivePinsState, player: int, points: int) -> FivePinsState:
+    @staticmethod
+    def _credit(scores: tuple[int, ...], player: int, points: int, limit: int) -> tuple[int, ...]:
         # §2: the total is cut to the limit when the last stroke goes past it
-        return replace(state, scores=put(state.scores, player, min(state.scores[player] + points, state.set_points)))
+        return put(scores, player, min(scores[player] + points, limit))
 
-    def _next_stroke(self, state: FivePinsState) -> FivePinsState:
-        return replace(state, turn=other(state.turn), strokes=state.strokes + 1)
+    def _after_stroke(
+        self, state: FivePinsState, scores: tuple[int, ...], credited: int, points: int, in_hand: bool, what: str
+    ) -> FivePinsState:
+        """The stroke's points are credited; the set ends or the other player strikes."""
+        new = replace(
+            state,
+            scores=scores,
+            ball_in_hand=in_hand,
+            last=what,
+            last_points=(credited, points),
+            turn=other(state.turn),
+            strokes=state.strokes + 1,
+        )
+        if scores[credited] >= state.set_points:
+            return self._set_over(replace(new, turn=state.turn, strokes=state.strokes), credited, what)
+        return new
 
     def _set_over(self, state: FivePinsState, winner: int, what: str) -> FivePinsState:
         sets_won = put(state.sets_won, winner, state.sets_won[winner] + 1)
