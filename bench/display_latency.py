@@ -91,7 +91,7 @@ def main(n: int = 300) -> None:
             handled.set()
 
         led_done, emu_done = [0.0], [0.0]
-        pad = Keypad({"goal_home": 5, "goal_away": 6, "foul_home": 13, "foul_away": 19}, on_press, pin_factory=MockFactory())
+        pad = Keypad({5: "goal_home", 6: "goal_away", 13: "foul_home", 19: "foul_away"}, on_press, pin_factory=MockFactory(), bounce_time=0.0)
         names = ["goal_home", "foul_away", "goal_away", "foul_home"]
         # warm up: first frame, imports, caches
         pad.press("goal_home")
@@ -99,7 +99,7 @@ def main(n: int = 300) -> None:
         for i in range(n):
             before = sim.snapshot()["frames_ok"]
             handled.clear()
-            pin = pad.pin(names[i % 4])
+            pin = pad.pin_of(names[i % 4])
             t0 = clock()
             pin.drive_low()
             pin.drive_high()

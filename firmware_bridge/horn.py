@@ -128,3 +128,34 @@ class Horn:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class HornOutput:
+    """Sounds ``horn`` when a view's ``horn_count`` goes up, with the view's
+    ``horn_pattern`` (an output of the table: it sees views, never events).
+
+    The first view only sets the baseline, so a restart does not replay old signals;
+    a count that goes down (a new game, an undone signal) resets it.
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> horn = Horn(16, pin_factory=MockFactory())
+    >>> out = HornOutput(horn)
+    >>> out.show({"horn_count": 2, "horn_pattern": None})
+    >>> out.show({"horn_count": 3, "horn_pattern": "period_end"}); horn.played
+    ['period_end']
+    >>> horn.close()
+    """
+
+    def __init__(self, horn: Horn) -> None:
+        self.horn = horn
+        self._count: int | None = None
+
+    def show(self, view: Mapping[str, Any]) -> None:
+        count = view.get("horn_count")
+        if not isinstance(count, int):
+            return  # a game without a horn
+        before, self._count = self._count, count
+        if before is None or count <= before:
+            return
+        pattern = view.get("horn_pattern")
+        self.horn.sound(pattern if pattern in self.horn.patterns else "manual")

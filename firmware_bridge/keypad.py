@@ -175,4 +175,11 @@ TIMEKEEPER_PINS: Mapping[int, Names] = {
     20: ("horn", "timeout_end"),
     21: (None, "undo"),
 }
+# A dice table's keypad: the same box, fewer buttons (docs/keypad.md).
+DICE_PINS: Mapping[int, Names] = {
+    17: ("stop", None),
+    27: ("challenge", None),
+    22: ("accept", None),
+    21: (None, "undo"),
+}
 HORN_RELAY_PIN = 16  # BCM; see firmware_bridge/horn.py

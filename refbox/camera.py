@@ -14,8 +14,11 @@ from typing import Any, Callable
 log = logging.getLogger(__name__)
 
 
-def open_source(spec: str) -> Any:
-    """``usb:0`` / ``usb:/dev/video2``, ``picamera``, ``folder:PATH`` (images or a video file)."""
+def open_source(spec: str, *, hold_frames: int = 30) -> Any:
+    """``usb:0`` / ``usb:/dev/video2``, ``picamera``, ``folder:PATH`` (images or a video file).
+
+    A folder's still photos are each shown ``hold_frames`` times, as dice at rest
+    would be seen by a camera, so the settler sees one roll per photo."""
     from vision import sources
 
     kind, _, arg = spec.partition(":")
@@ -24,7 +27,7 @@ def open_source(spec: str) -> Any:
     if kind == "picamera":
         return sources.PiCamera()
     if kind == "folder":
-        return sources.FolderSource(arg, loop=True)
+        return sources.FolderSource(arg, loop=True, hold_frames=hold_frames)
     raise ValueError(f"camera.source {spec!r}: expected usb:N, usb:/dev/videoN, picamera, folder:PATH or none")
 
 

@@ -17,6 +17,7 @@ examples:
   refbox run --sim                      the table in simulation (web page on http://127.0.0.1:8080)
   refbox replay game.jsonl              the final view of an event file, as JSON
   refbox replay match.jsonl --emit daktronics-rtd-soccer > frame.bin
+  refbox report match.jsonl --html > r.html   the match report of a futsal/football match
   refbox read dice photo.jpg --json     what the camera pipeline reads in a still image
   refbox games                          the games and their house-rule options
   refbox odds craps                     exact chances (fractions) for a game situation
@@ -55,6 +56,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
         sys.stdout.buffer.flush()
         return 0
     _print_json(view)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from rules.replay import ReplayError, replay_lines
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        session = replay_lines(text.splitlines())
+    except OSError as exc:
+        print(f"refbox report: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ReplayError as exc:
+        print(f"refbox report: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    game = session.game
+    if not hasattr(game, "report"):
+        print(f"refbox report: {game.name} has no match report (the field sports have one; "
+              f"`refbox replay` gives the final view of any game)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    report = game.report(session.state)
+    if args.html:
+        from rules.sports.report import report_html
+
+        sys.stdout.write(report_html(report))
+    else:
+        _print_json(report)
     return 0
 
 
@@ -192,6 +220,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="JSONL: a header line, then one event per line ('-' for stdin)")
     p.add_argument("--emit", metavar="FORMAT", help="write the display wire bytes for the final view instead")
 
+    p = sub.add_parser("report", help="the match report of a field-sport event file (JSON, or a printable page)")
+    p.add_argument("file", help="JSONL event file as for replay ('-' for stdin)")
+    p.add_argument("--html", action="store_true", help="a printable HTML page instead of JSON")
+
     p = sub.add_parser("read", help="read dice or domino tiles in still images")
     p.add_argument("what", choices=["dice", "dominoes"])
     p.add_argument("images", nargs="+", metavar="IMAGE")
@@ -225,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_odds(args, extra)
     if args.command == "read":
         return cmd_read(args)
+    if args.command == "report":
+        return cmd_report(args)
     return cmd_run(args)
 
 

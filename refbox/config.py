@@ -48,16 +48,20 @@ class WebConfig:
 
 @dataclass(frozen=True)
 class KeypadConfig:
-    # logical button -> BCM pin number
-    pins: Mapping[str, int] = field(
-        default_factory=lambda: {"stop": 17, "start_stop": 27, "undo": 22, "horn": 23}
-    )
+    # "auto": the timekeeper's layout for the field sports, the dice layout otherwise
+    # (docs/keypad.md); "custom": the buttons below; "none": no keypad.
+    layout: str = "auto"
+    # custom layout only: logical button -> BCM pin; two names may share a pin when
+    # one of them is in long_press (held hold_ms) and the other is not.
+    pins: Mapping[str, int] = field(default_factory=dict)
+    long_press: tuple[str, ...] = ()
     bounce_ms: int = 30
+    hold_ms: int = 1000
 
 
 @dataclass(frozen=True)
 class HornConfig:
-    pin: int = 24
+    pin: int = 16
     enabled: bool = True
 
 
@@ -74,6 +78,15 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class LedSection:
+    # "none", or a back end of firmware_bridge.led: "gpio", "max7219", "emulator";
+    # with --sim the emulator stands in for a real back end. The other keys are
+    # LedConfig's (docs/displays.md): digits, groups, segment_pins, dp_pin, ...
+    backend: str = "none"
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig = field(default_factory=TableConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
@@ -82,14 +95,18 @@ class Config:
     horn: HornConfig = field(default_factory=HornConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
+    led: LedSection = field(default_factory=LedSection)
 
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "journal.synchronous": ("FULL", "NORMAL", "EXTRA"),
+    "keypad.layout": ("auto", "timekeeper", "dice", "custom", "none"),
+    "led.backend": ("none", "gpio", "max7219", "emulator"),
 }
 RANGES: dict[str, tuple[int, int]] = {
     "web.port": (1, 65535),
     "keypad.bounce_ms": (0, 1000),
+    "keypad.hold_ms": (100, 10_000),
     "horn.pin": (0, 27),
     "display.baudrate": (300, 4_000_000),
     "camera.interval_ms": (10, 10_000),
@@ -156,6 +173,8 @@ def _section(cls: Any, prefix: str, data: Any) -> Any:
 def from_dict(data: Mapping[str, Any]) -> Config:
     """Validate a parsed configuration; the game, players and options are checked too."""
     cfg: Config = _section(Config, "", data)
+    keypad_pins(cfg.keypad)  # refuses a custom layout that cannot be wired
+    led_config(cfg.led, sim=False)
     from rules import BadHeader, Header
 
     try:
@@ -163,6 +182,57 @@ def from_dict(data: Mapping[str, Any]) -> Config:
     except BadHeader as exc:
         raise ConfigError(f"table: {exc}") from None
     return cfg
+
+
+def keypad_pins(kc: KeypadConfig) -> dict[int, tuple[str | None, str | None]] | None:
+    """The custom layout as ``Keypad`` wants it: BCM pin -> (short, long). ``None`` for
+    the built-in layouts.
+
+    >>> keypad_pins(KeypadConfig(layout="custom", pins={"stop": 17, "undo": 17}, long_press=("undo",)))
+    {17: ('stop', 'undo')}
+    >>> keypad_pins(KeypadConfig(layout="custom", pins={"stop": 17, "undo": 17}))
+    Traceback (most recent call last):
+    ...
+    refbox.config.ConfigError: keypad.pins: 'stop' and 'undo' are both short presses of BCM 17; put one of them in keypad.long_press
+    """
+    if kc.layout != "custom":
+        if kc.pins or kc.long_press:
+            raise ConfigError(f'keypad.pins and keypad.long_press are only used with keypad.layout = "custom", not {kc.layout!r}')
+        return None
+    if not kc.pins:
+        raise ConfigError('keypad.layout = "custom" needs keypad.pins (logical button = BCM pin)')
+    stray = sorted(set(kc.long_press) - set(kc.pins))
+    if stray:
+        raise ConfigError(f"keypad.long_press names {stray[0]!r}, which is not in keypad.pins; buttons: {', '.join(sorted(kc.pins))}")
+    out: dict[int, tuple[str | None, str | None]] = {}
+    for name, pin in kc.pins.items():
+        short, long = out.get(pin, (None, None))
+        slot = 1 if name in kc.long_press else 0
+        taken = (short, long)[slot]
+        if taken is not None:
+            kind = "long" if slot else "short"
+            raise ConfigError(
+                f"keypad.pins: {taken!r} and {name!r} are both {kind} presses of BCM {pin}; "
+                + ("give one of them another pin" if slot else "put one of them in keypad.long_press"))
+        out[pin] = (name, long) if slot == 0 else (short, name)
+    return out
+
+
+def led_config(section: LedSection, *, sim: bool) -> Any:
+    """The LED scoreboard's ``LedConfig`` (``None`` for "none"); ``sim`` swaps in the emulator."""
+    from firmware_bridge.led import LedConfig, LedConfigError
+
+    if section.backend == "none" and not sim:
+        return None
+    backend = "emulator" if sim or section.backend == "none" else section.backend
+    data = dict(section.settings, backend=backend)
+    if sim:  # the emulator ignores the wiring of a real back end
+        for key in ("segment_pins", "dp_pin", "digit_pins", "spi_port", "spi_device"):
+            data.pop(key, None)
+    try:
+        return LedConfig.from_mapping(data)
+    except (LedConfigError, TypeError) as exc:
+        raise ConfigError(str(exc).replace("led.", "led.settings.", 1) if str(exc).startswith("led.") else f"led.settings: {exc}") from None
 
 
 def load(path: str | Path | None) -> Config:

@@ -35,6 +35,8 @@ class Devices:
         self.keypad: Any = None
         self.presser: KeypadPresser | None = None
         self.sim_display: Any = None
+        self.horn: Any = None
+        self.led: Any = None
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -60,7 +62,7 @@ class KeypadPresser:
             self._last[name] = fut
 
     def __call__(self, button: str) -> "Future[Any]":
-        if self.keypad is None or button not in self.keypad.buttons:
+        if self.keypad is None or button not in self.keypad.names:
             return self.table.press(button, "web")
         with self._lock:
             self._last.pop(button, None)
@@ -87,19 +89,37 @@ def _pin_factory(sim: bool) -> Any:
         raise SystemExit(f"refbox run: no GPIO pin library works here ({exc}); use --sim to simulate the devices") from None
 
 
+def keypad_layout(cfg: Config, table: Table) -> dict[Any, Any]:
+    """BCM pin -> (short, long) names for the configured layout ("auto" follows the game)."""
+    from firmware_bridge.keypad import DICE_PINS, TIMEKEEPER_PINS
+
+    from .config import keypad_pins
+
+    custom = keypad_pins(cfg.keypad)
+    if custom is not None:
+        return dict(custom)
+    layout = cfg.keypad.layout
+    if layout == "auto":
+        layout = "timekeeper" if "start_stop" in table.session.game.keypad else "dice"
+    return dict(TIMEKEEPER_PINS if layout == "timekeeper" else DICE_PINS)
+
+
 def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> None:
-    if not cfg.keypad.pins:
+    if cfg.keypad.layout == "none":
         log.info("keypad: none configured")
         return
     from firmware_bridge.keypad import Keypad
 
+    pins = keypad_layout(cfg, table)
     presser = KeypadPresser(table)
-    bounce = cfg.keypad.bounce_ms / 1000 if cfg.keypad.bounce_ms else None
-    pad = Keypad(dict(cfg.keypad.pins), presser.on_press, pin_factory=factory, bounce_time=bounce)
+    pad = Keypad(pins, presser.on_press, pin_factory=factory, bounce_time=cfg.keypad.bounce_ms / 1000,
+                 hold_time=cfg.keypad.hold_ms / 1000)
     presser.keypad = devices.keypad = pad
     devices.presser = presser
     devices.closers.append(pad.close)
-    log.info("keypad: %s", ", ".join(f"{n}=GPIO{p}" for n, p in cfg.keypad.pins.items()))
+    table.tick_hooks.append(pad.poll)  # long presses are reported while still held
+    log.info("keypad (%s): %s", cfg.keypad.layout, ", ".join(
+        f"GPIO{p}={'/'.join(n or '-' for n in names)}" for p, names in pins.items()))
 
 
 def start_horn(cfg: Config, table: Table, devices: Devices, factory: Any) -> None:
@@ -108,6 +128,7 @@ def start_horn(cfg: Config, table: Table, devices: Devices, factory: Any) -> Non
     from firmware_bridge.horn import Horn, HornOutput
 
     horn = Horn(cfg.horn.pin, pin_factory=factory)
+    devices.horn = horn
     devices.closers.append(horn.close)
     table.attach("horn", HornOutput(horn))
     log.info("horn relay on GPIO%d", cfg.horn.pin)
@@ -134,6 +155,31 @@ def start_display(cfg: Config, table: Table, devices: Devices, sim: bool) -> Non
     log.info("serial display on %s", url)
 
 
+def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bool) -> None:
+    from .config import led_config
+
+    config = led_config(cfg.led, sim=sim)
+    if config is None:
+        log.info("LED scoreboard: none configured")
+        return
+    from firmware_bridge.led import GpioSegments, LedScoreboard, Max7219Segments
+
+    backend: Any
+    if config.backend == "gpio":
+        backend = GpioSegments(config, pin_factory=factory)
+    elif config.backend == "max7219":
+        backend = Max7219Segments(config)
+    else:
+        backend = None
+        if sim:
+            log.warning("SIMULATED LED SCOREBOARD: %s digits drawn in the terminal and on the web page", config.digits)
+    board = LedScoreboard(config, backend)
+    devices.led = board
+    devices.closers.append(board.close)
+    table.attach("led", board)
+    log.info("LED scoreboard: %s, %d digits", config.backend, config.digits)
+
+
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
     source_spec = cfg.camera.source
     if sim and source_spec == "none":
@@ -144,21 +190,29 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
         return
     from .camera import CameraWorker, open_source
 
-    worker = CameraWorker(lambda: open_source(source_spec), table, interval=cfg.camera.interval_ms / 1000)
+    interval = cfg.camera.interval_ms / 1000
+    hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
+    worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval)
     devices.closers.append(worker.stop)
     worker.start()
     log.info("camera: %s", source_spec)
 
 
-def start_web(cfg: Config, table: Table, devices: Devices, port: int | None) -> threading.Thread:
+def start_web(cfg: Config, table: Table, devices: Devices, port: int | None, sim: bool = False) -> threading.Thread:
     from werkzeug.serving import make_server
 
     from web import create_app
 
-    app = create_app(table, {"CONTROL_PIN": cfg.web.pin, "TABLE_NAME": cfg.table.name})
+    pin = cfg.web.pin
+    if sim and not pin:
+        import secrets
+
+        pin = f"{secrets.randbelow(10**6):06d}"
+        log.warning("SIMULATION: no web.pin configured; the control PIN for this run is %s", pin)
+    app = create_app(table, {"CONTROL_PIN": pin, "TABLE_NAME": cfg.table.name})
     if devices.presser is not None:
         app.extensions["refbox.press"] = devices.presser
-    server = make_server(cfg.web.host, port or cfg.web.port, app, threaded=True)
+    server = make_server(cfg.web.host, cfg.web.port if port is None else port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="web", daemon=True)
     thread.start()
     devices.closers.append(server.shutdown)
@@ -182,9 +236,10 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         start_keypad(cfg, table, devices, factory)
         start_horn(cfg, table, devices, factory)
         start_display(cfg, table, devices, sim)
+        start_led(cfg, table, devices, factory, sim)
         table.start()
         start_camera(cfg, table, devices, sim)
-        start_web(cfg, table, devices, port)
+        start_web(cfg, table, devices, port, sim)
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
         if sim:

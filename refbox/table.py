@@ -165,6 +165,7 @@ class Table:
         self.rejected = 0
         self.ticks = 0  # loop iterations (the watchdog checks they advance)
         self.listeners: list[Callable[[Result], None]] = []
+        self.tick_hooks: list[Callable[[], None]] = []  # called from the loop each tick (keypad long presses)
         self.view = View.of(0, {})
         latest = journal.latest_game() if resume else None
         if latest is not None and (header is None or resume):
@@ -318,6 +319,11 @@ class Table:
 
     def tick(self) -> None:
         """Inject due timer events (period end, ...) and republish running clocks."""
+        for hook in self.tick_hooks:
+            try:
+                hook()
+            except Exception:  # a device poll must not stop the clock
+                log.exception("tick hook %r failed", hook)
         now = self.clock()
         for _ in range(10):  # a few chained expiries at most
             due = self.session.due_events(now)

@@ -54,8 +54,13 @@ class TerminalUI:
     def _draw(self) -> None:
         last = ""
         while not self._stop.wait(0.2):
-            display = self.devices.sim_display
-            text = display.render_text() if display is not None else ""
+            display, led = self.devices.sim_display, self.devices.led
+            parts = []
+            if display is not None:
+                parts.append("serial display (emulated):\n" + display.render_text())
+            if led is not None and hasattr(led.backend, "render_text"):
+                parts.append("LED scoreboard (emulated):\n" + led.backend.render_text())
+            text = "\n".join(parts)
             if text and text != last:
                 sys.stdout.write("\n" + text + "\n")
                 sys.stdout.flush()

@@ -87,7 +87,8 @@ def test_timer_injects_period_end(tmp_path):
     clock.t = 61.0
     table.tick()
     v = table.view.data
-    assert v["period"] == "half-time" and v["clock"] == "01:00"
+    # the half ended at exactly 60 s of running time; the 15-minute break counts down
+    assert v["period"] == "half-time" and v["clock"] == "14:59" and v["horn_count"] == 1
     last = list(table.journal.events(table.game_id))[-1]
     assert last == {"type": "period_end", "t": 60.0, "source": "timer"}
 
