@@ -173,8 +173,7 @@ def _section(cls: Any, prefix: str, data: Any) -> Any:
 def from_dict(data: Mapping[str, Any]) -> Config:
     """Validate a parsed configuration; the game, players and options are checked too."""
     cfg: Config = _section(Config, "", data)
-    keypad_pins(cfg.keypad)  # refuses a custom layout that cannot be wired
-    led_config(cfg.led, sim=False)
+    _check_pin_clashes(cfg)
     from rules import BadHeader, Header
 
     try:
@@ -233,6 +232,46 @@ def led_config(section: LedSection, *, sim: bool) -> Any:
         return LedConfig.from_mapping(data)
     except (LedConfigError, TypeError) as exc:
         raise ConfigError(str(exc).replace("led.", "led.settings.", 1) if str(exc).startswith("led.") else f"led.settings: {exc}") from None
+
+
+def _check_pin_clashes(cfg: Config) -> None:
+    """Refuse two devices on one GPIO pin (the keypad's layout, the horn relay, LED digits).
+
+    >>> from_dict({"horn": {"pin": 17}})
+    Traceback (most recent call last):
+    ...
+    refbox.config.ConfigError: horn.pin: BCM 17 is already used by the keypad (button start_stop/next_period); the keypad of the "timekeeper" layout uses BCM 5, 6, 13, 17, 19, 20, 21, 22, 26, 27
+    """
+    from firmware_bridge.keypad import DICE_PINS, TIMEKEEPER_PINS
+
+    custom = keypad_pins(cfg.keypad)
+    layouts: dict[str, Mapping[int, Any]]
+    if custom is not None:
+        layouts = {"custom": custom}
+    elif cfg.keypad.layout == "none":
+        layouts = {}
+    elif cfg.keypad.layout == "auto":  # the game may change at run time: both layouts
+        layouts = {"timekeeper": TIMEKEEPER_PINS, "dice": DICE_PINS}
+    else:
+        layouts = {cfg.keypad.layout: TIMEKEEPER_PINS if cfg.keypad.layout == "timekeeper" else DICE_PINS}
+    led = led_config(cfg.led, sim=False)
+    others: list[tuple[str, Any]] = []
+    if cfg.horn.enabled:
+        others.append(("horn.pin", cfg.horn.pin))
+    if led is not None and led.backend == "gpio":
+        pins = [*led.segment_pins, *([led.dp_pin] if led.dp_pin is not None else []), *led.digit_pins]
+        others += [("led.settings", p) for p in pins]
+    seen: dict[Any, str] = {}
+    for key, pin in others:
+        if pin in seen:
+            raise ConfigError(f"{key}: BCM {pin} is used twice (also by {seen[pin]})")
+        for name, layout in layouts.items():
+            if pin in layout:
+                names = "/".join(n for n in layout[pin] if n) if isinstance(layout[pin], tuple) else layout[pin]
+                raise ConfigError(
+                    f"{key}: BCM {pin} is already used by the keypad (button {names}); the keypad of the "
+                    f'"{name}" layout uses BCM {", ".join(str(p) for p in sorted(layout))}')
+        seen[pin] = key
 
 
 def load(path: str | Path | None) -> Config:

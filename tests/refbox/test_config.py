@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from refbox.config import ConfigError, from_dict, load
@@ -41,3 +43,30 @@ def test_load_bad_toml(tmp_path):
         load(p)
     with pytest.raises(ConfigError, match="does not exist"):
         load(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"horn": {"pin": 21}}, "horn.pin: BCM 21 is already used by the keypad (button undo)"),
+        ({"keypad": {"layout": "dice"}, "horn": {"pin": 17}}, 'the keypad of the "dice" layout uses BCM 17, 21, 22, 27'),
+        ({"keypad": {"layout": "custom", "pins": {"stop": 4}}, "horn": {"pin": 4}}, "horn.pin: BCM 4 is already used by the keypad (button stop)"),
+        ({"led": {"backend": "gpio", "settings": {"digits": 1, "groups": [{"field": "period", "first": 0, "width": 1}],
+                                                  "segment_pins": [2, 3, 4, 14, 15, 18, 23], "digit_pins": [23]}}},
+         "led.settings: BCM 23 is used twice (also by led.settings)"),
+    ],
+)
+def test_two_devices_on_one_pin_are_refused(data, message):
+    with pytest.raises(ConfigError) as err:
+        from_dict(data)
+    assert message in str(err.value)
+
+
+def test_horn_off_frees_its_pin_and_none_layout_frees_the_keypad():
+    assert from_dict({"horn": {"pin": 17, "enabled": False}}).horn.pin == 17
+    assert from_dict({"keypad": {"layout": "none"}, "horn": {"pin": 17}}).horn.pin == 17
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.toml")), ids=lambda p: p.name)
+def test_shipped_examples_load(path):
+    assert load(path).table.game
