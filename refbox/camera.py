@@ -31,8 +31,17 @@ def open_source(spec: str, *, hold_frames: int = 30) -> Any:
     raise ValueError(f"camera.source {spec!r}: expected usb:N, usb:/dev/videoN, picamera, folder:PATH or none")
 
 
+def takes_tiles(game: Any) -> bool:
+    """Does the game read domino tiles (rather than dice) from the camera?"""
+    from rules.game import Game
+
+    return type(game).from_tiles is not Game.from_tiles
+
+
 class CameraWorker(threading.Thread):
-    """Reads frames, feeds the settler, submits each settled reading once."""
+    """Reads frames, feeds the settler, submits each settled reading once: dice for
+    the dice games, the set of tiles on the table for dominoes (the table's current
+    game decides, frame by frame, so a new game from the control page just works)."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(name="camera", daemon=True)
@@ -47,6 +56,7 @@ class CameraWorker(threading.Thread):
     def run(self) -> None:
         from vision.settle import Settler
         from vision.sources import CameraLost
+        from vision.tile_settle import TileSettler
 
         backoff = 1.0
         while not self._halt.is_set():
@@ -59,16 +69,23 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            settler = Settler()
+            settler, tile_settler = Settler(), TileSettler()
             try:
                 while not self._halt.is_set():
                     frame = source.read()
-                    dice = settler.feed(frame, self.clock())
-                    if dice:
-                        values = [d.value for d in dice]
-                        self.status["readings"] += 1
-                        log.info("camera read %s", values)
-                        self.table.reading(values)
+                    if takes_tiles(self.table.session.game):
+                        tiles = tile_settler.feed(frame, self.clock())
+                        if tiles:
+                            self.status["readings"] += 1
+                            log.info("camera read tiles %s", [list(t) for t in tiles])
+                            self.table.tiles(tiles)
+                    else:
+                        dice = settler.feed(frame, self.clock())
+                        if dice:
+                            values = [d.value for d in dice]
+                            self.status["readings"] += 1
+                            log.info("camera read %s", values)
+                            self.table.reading(values)
                     self._halt.wait(self.interval)
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")

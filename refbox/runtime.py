@@ -24,6 +24,7 @@ log = logging.getLogger("refbox")
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICE = ROOT / "samples" / "dice"
+SAMPLE_DOMINOES = ROOT / "samples" / "dominoes"
 
 
 class Devices:
@@ -37,6 +38,7 @@ class Devices:
         self.sim_display: Any = None
         self.horn: Any = None
         self.led: Any = None
+        self.camera: Any = None
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -181,18 +183,21 @@ def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bo
 
 
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
+    from .camera import CameraWorker, open_source, takes_tiles
+
     source_spec = cfg.camera.source
-    if sim and source_spec == "none":
-        source_spec = f"folder:{SAMPLE_DICE}"
-        log.warning("SIMULATED CAMERA: replaying the sample photos in %s", SAMPLE_DICE)
+    if sim and not source_spec.startswith("folder:"):
+        folder = SAMPLE_DOMINOES if takes_tiles(table.session.game) else SAMPLE_DICE
+        source_spec = f"folder:{folder}"
+        log.warning("SIMULATED CAMERA: replaying the sample photos in %s (camera.source %r is not used in --sim)",
+                    folder, cfg.camera.source)
     if source_spec == "none":
         log.info("camera: none configured (enter rolls by hand)")
         return
-    from .camera import CameraWorker, open_source
-
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
     worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval)
+    devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()
     log.info("camera: %s", source_spec)

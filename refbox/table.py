@@ -165,6 +165,7 @@ class Table:
         self.rejected = 0
         self.ticks = 0  # loop iterations (the watchdog checks they advance)
         self.listeners: list[Callable[[Result], None]] = []
+        self.proposals: list[dict[str, Any]] = []  # camera readings awaiting the operator
         self.tick_hooks: list[Callable[[], None]] = []  # called from the loop each tick (keypad long presses)
         self.view = View.of(0, {})
         latest = journal.latest_game() if resume else None
@@ -216,6 +217,12 @@ class Table:
         self._queue.put(("reading", list(dice), "camera", fut))
         return fut
 
+    def tiles(self, tiles: Sequence[Sequence[int]]) -> "Future[Result]":
+        """A settled camera reading of the domino tiles on the table."""
+        fut: Future[Result] = Future()
+        self._queue.put(("tiles", [list(t) for t in tiles], "camera", fut))
+        return fut
+
     def new_game(self, header: Mapping[str, Any]) -> "Future[Result]":
         fut: Future[Result] = Future()
         self._queue.put(("new_game", dict(header), "web", fut))
@@ -256,6 +263,8 @@ class Table:
     def _make_view(self) -> View:
         data = self.session.view(self.clock())
         data["table_events"] = self.session.applied
+        if self.proposals:
+            data["proposals"] = list(self.proposals)
         self._seq += 1
         return View.of(self._seq, data)
 
@@ -284,6 +293,7 @@ class Table:
         clean, new_state = self.session.check(ev)
         seq = self.journal.append(self.game_id, clean.to_dict())  # durable before anyone hears
         self.session.commit(clean, new_state)
+        self.proposals = []  # whatever happened, the camera's old choices are stale
         self._publish()
         return seq
 
@@ -305,12 +315,29 @@ class Table:
             return Result(False, {"dice": list(dice)}, f"{self.session.game.name} takes no dice readings")
         return self.handle(ev.to_dict(), "camera")
 
+    def handle_tiles(self, tiles: Sequence[Sequence[int]]) -> Result:
+        """One proposal is played at once; several wait in the view's ``proposals``
+        for the operator, who sends the chosen one as an ordinary event."""
+        options = self.session.game.from_tiles(self.session.state, tiles)
+        seen = {"tiles": [list(t) for t in tiles]}
+        if not options:
+            log.info("camera tiles %s: nothing new that can be played now", seen["tiles"])
+            return Result(False, seen, f"no new tile that can be played now among {seen['tiles']}")
+        if len(options) == 1:
+            return self.handle(options[0].to_dict(), "camera")
+        self.proposals = [e.to_dict() for e in options]
+        self._publish()
+        ends = ", ".join(f"{e['tile']} on {e.get('end', 'the first place')}" for e in self.proposals)
+        log.info("camera tiles %s: %d possible plays (%s), waiting for the operator", seen["tiles"], len(options), ends)
+        return Result(False, seen, f"ambiguous: {len(options)} placements ({ends}); confirm one on the control page")
+
     def handle_new_game(self, header: Mapping[str, Any]) -> Result:
         try:
             session = Session.start(Header.from_dict(header))
         except BadHeader as exc:
             return Result(False, dict(header), str(exc))
         self.session = session
+        self.proposals = []
         self.game_id = self.journal.new_game(session.header.to_dict())
         log.info("new game %d: %s", self.game_id, session.header.to_dict())
         self.journal.compact(self.keep_games, final_view_of)
@@ -352,6 +379,8 @@ class Table:
                         result = self.handle_press(payload, source)
                     elif kind == "reading":
                         result = self.handle_reading(payload)
+                    elif kind == "tiles":
+                        result = self.handle_tiles(payload)
                     else:
                         result = self.handle_new_game(payload)
                 except Exception as exc:  # the journal failed: tell the caller, keep the loop

@@ -154,6 +154,12 @@ class Game(Generic[S]):
             return Event("roll", {"dice": list(dice)}, source="camera")
         return None
 
+    def from_tiles(self, state: S, tiles: Sequence[Sequence[int]]) -> list[Event]:
+        """The events a settled camera reading of domino ``tiles`` on the table may be:
+        none (nothing new), one (the camera's play) or several (the operator chooses).
+        Default: the game takes no tiles."""
+        return []
+
     # --- outputs ------------------------------------------------------------------
 
     def view(self, state: S, now: float) -> dict[str, Any]:

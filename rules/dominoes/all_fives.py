@@ -246,7 +246,11 @@ class AllFives(Game[AllFivesState]):
         }[state.phase]
 
     def from_reading(self, state: AllFivesState, dice: Sequence[int]) -> Event | None:
-        return None  # tiles, not dice: see ``proposals``
+        return None  # tiles, not dice: see ``from_tiles``
+
+    def from_tiles(self, state: AllFivesState, tiles: Sequence[Sequence[int]]) -> list[Event]:
+        """The plays a camera reading of the tiles on the table proposes (:func:`new_tile_proposals`)."""
+        return new_tile_proposals(state, tiles)
 
     # --- events -------------------------------------------------------------------
 

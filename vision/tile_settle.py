@@ -1,0 +1,111 @@
+"""Settling for domino tables: one reading of the tiles each time the table changes
+and comes to rest.
+
+A :class:`TileSettler` is fed every camera frame with the table's clock. While the
+picture moves (a hand placing a tile) nothing is read. Once it has been still for
+``still_frames`` frames spanning ``still_seconds``, the tiles are read; when the last
+``agree`` readings give the same set of tiles and every tile is sure (both halves
+read), that set is reported, once. A tile with an unsure half blocks the report:
+it is better to wait for the hand to leave or for the operator than to guess.
+
+Pure and deterministic: the clock is an argument, the reader is injected (default
+:func:`vision.dominoes.read_dominoes`).
+
+>>> seen = iter([[(6, 2)], [(6, 2)], [(6, 2)], [(6, 2)], [(6, 2), (2, 3)], [(6, 2), (2, 3)], [(6, 2), (2, 3)]])
+>>> import numpy as np
+>>> from vision.types import TileReading
+>>> reader = lambda frame: [TileReading(t, (0.0, 0.0)) for t in next(seen)]
+>>> s = TileSettler(reader, still_frames=1, still_seconds=0.0, agree=3)
+>>> still = np.zeros((20, 20, 3), np.uint8)
+>>> [s.feed(still, t) for t in range(8)]  # the first frame only sets the picture to compare
+[None, None, None, ((2, 6),), None, None, None, ((2, 3), (2, 6))]
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from .settle import motion_fraction
+from .types import TileReading
+
+TileReader = Callable[[np.ndarray], Sequence[TileReading]]
+Tiles = tuple[tuple[int, int], ...]
+
+
+class TileSettler:
+    """Feed frames; get the set of tiles on the table once each time it changes."""
+
+    def __init__(
+        self,
+        reader: TileReader | None = None,
+        *,
+        still_frames: int = 3,
+        still_seconds: float = 0.3,
+        agree: int = 3,
+        motion_threshold: float = 0.002,
+        pixel_threshold: int = 18,
+        work_width: int = 160,
+    ) -> None:
+        if reader is None:
+            from .dominoes import read_dominoes
+
+            reader = read_dominoes
+        if still_frames < 1 or agree < 1:
+            raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
+        self.reader = reader
+        self.still_frames, self.still_seconds, self.agree = still_frames, still_seconds, agree
+        self.motion_threshold, self.pixel_threshold, self.work_width = motion_threshold, pixel_threshold, work_width
+        self._prev: np.ndarray | None = None
+        self._still = 0
+        self._still_since = 0.0
+        self._history: deque[Tiles | None] = deque(maxlen=agree)
+        self._last: Tiles | None = None
+        self.reason = "starting"
+
+    def _small(self, frame: np.ndarray) -> np.ndarray:
+        h, w = frame.shape[:2]
+        width = min(self.work_width, w)
+        small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        return cv2.GaussianBlur(gray, (3, 3), 0)
+
+    def feed(self, frame: np.ndarray, now: float) -> Tiles | None:
+        """One frame at time ``now``; the tiles (each as (low, high), sorted) when the
+        settled set differs from the last one reported, else None."""
+        small = self._small(frame)
+        moving = self._prev is None or self._prev.shape != small.shape or (
+            motion_fraction(self._prev, small, self.pixel_threshold) > self.motion_threshold)
+        self._prev = small
+        if moving:
+            self._still = 0
+            self._history.clear()
+            self.reason = "moving"
+            return None
+        if self._still == 0:
+            self._still_since = now
+        self._still += 1
+        if self._still < self.still_frames or now - self._still_since < self.still_seconds:
+            self.reason = "settling"
+            return None
+        readings = list(self.reader(frame))
+        sure = [(a, b) for a, b in (r.pips for r in readings) if a is not None and b is not None]
+        tiles: Tiles | None = None
+        if len(sure) == len(readings):
+            tiles = tuple(sorted((min(a, b), max(a, b)) for a, b in sure))
+        self._history.append(tiles)
+        if tiles is None:
+            self.reason = "a tile is unsure"
+            return None
+        if len(self._history) < self.agree or any(h != tiles for h in self._history):
+            self.reason = "waiting for agreement"
+            return None
+        if tiles == self._last:
+            self.reason = "already reported"
+            return None
+        self._last = tiles
+        self.reason = "settled"
+        return tiles
