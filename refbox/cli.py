@@ -29,19 +29,25 @@ def _print_json(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    from rules.replay import ReplayError, final_view, replay_lines
+def _replay_file(args: argparse.Namespace, command: str) -> Any:
+    """The session an event file replays to, or None after printing why not."""
+    from rules.replay import ReplayError, replay_lines
 
-    path = Path(args.file)
     try:
-        text = sys.stdin.read() if args.file == "-" else path.read_text(encoding="utf-8")
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        return replay_lines(text.splitlines())
     except OSError as exc:
-        print(f"refbox replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    try:
-        session = replay_lines(text.splitlines())
+        print(f"refbox {command}: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
     except ReplayError as exc:
-        print(f"refbox replay: {args.file}: {exc}", file=sys.stderr)
+        print(f"refbox {command}: {args.file}: {exc}", file=sys.stderr)
+    return None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from rules.replay import final_view
+
+    session = _replay_file(args, "replay")
+    if session is None:
         return EXIT_BAD_INPUT
     view = final_view(session)
     if args.emit:
@@ -60,16 +66,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from rules.replay import ReplayError, replay_lines
-
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        session = replay_lines(text.splitlines())
-    except OSError as exc:
-        print(f"refbox report: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except ReplayError as exc:
-        print(f"refbox report: {args.file}: {exc}", file=sys.stderr)
+    session = _replay_file(args, "report")
+    if session is None:
         return EXIT_BAD_INPUT
     game = session.game
     if not hasattr(game, "report"):

@@ -61,6 +61,20 @@ def motion_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18) -> float:
     return float(np.count_nonzero(cv2.absdiff(a, b) > threshold)) / a.size
 
 
+def small_grey(frame: np.ndarray, work_width: int) -> np.ndarray:
+    """A frame shrunk to ``work_width`` pixels wide, grey and lightly blurred: what
+    motion is measured on.
+
+    >>> small_grey(np.zeros((40, 80, 3), np.uint8), 20).shape
+    (10, 20)
+    """
+    h, w = frame.shape[:2]
+    width = min(work_width, w)
+    small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return cv2.GaussianBlur(gray, (3, 3), 0)
+
+
 def skin_fraction(frame: np.ndarray) -> float:
     """Fraction of a BGR picture in a broad skin-colour range (YCrCb), for the hand veto.
 
@@ -130,16 +144,9 @@ class Settler:
         self._armed = True
         self._last = None
 
-    def _small(self, frame: np.ndarray) -> np.ndarray:
-        h, w = frame.shape[:2]
-        width = min(self.work_width, w)
-        small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-        return cv2.GaussianBlur(gray, (3, 3), 0)
-
     def feed(self, frame: np.ndarray, now: float) -> tuple[DieReading, ...] | None:
         """One frame at time ``now``; the settled dice once per roll, else None."""
-        small = self._small(frame)
+        small = small_grey(frame, self.work_width)
         motion = 1.0 if self._prev is None or self._prev.shape != small.shape else motion_fraction(self._prev, small, self.pixel_threshold)
         self._prev = small
         if motion > self.motion_threshold:

@@ -26,10 +26,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 
-import cv2
 import numpy as np
 
-from .settle import motion_fraction
+from .settle import motion_fraction, small_grey
 from .types import TileReading
 
 TileReader = Callable[[np.ndarray], Sequence[TileReading]]
@@ -66,17 +65,10 @@ class TileSettler:
         self._last: Tiles | None = None
         self.reason = "starting"
 
-    def _small(self, frame: np.ndarray) -> np.ndarray:
-        h, w = frame.shape[:2]
-        width = min(self.work_width, w)
-        small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-        return cv2.GaussianBlur(gray, (3, 3), 0)
-
     def feed(self, frame: np.ndarray, now: float) -> Tiles | None:
         """One frame at time ``now``; the tiles (each as (low, high), sorted) when the
         settled set differs from the last one reported, else None."""
-        small = self._small(frame)
+        small = small_grey(frame, self.work_width)
         moving = self._prev is None or self._prev.shape != small.shape or (
             motion_fraction(self._prev, small, self.pixel_threshold) > self.motion_threshold)
         self._prev = small

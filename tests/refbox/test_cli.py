@@ -85,3 +85,19 @@ def test_console_script_help_lists_commands():
     out = subprocess.run([sys.executable, "-m", "refbox", "--help"], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     for cmd in ("run", "replay", "read", "games", "odds"):
         assert cmd in out
+
+
+def test_report_of_a_futsal_match_as_json_and_printable_page(capsys):
+    golden = ROOT / "tests" / "golden" / "futsal-final.jsonl"
+    assert main(["report", str(golden)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == "futsal" and report["goals"] and report["goals"][0]["player"] == 10
+    assert main(["report", str(golden), "--html"]) == 0
+    page = capsys.readouterr().out
+    assert page.lstrip().lower().startswith("<!doctype html") and report["home"] in page
+
+
+def test_report_of_a_game_without_one_says_so(tmp_path, capsys):
+    p = write(tmp_path, {"game": "pig", "players": ["Ann", "Bob"]}, {"type": "roll", "dice": [4]})
+    assert main(["report", str(p)]) == 2
+    assert "pig has no match report" in capsys.readouterr().err
