@@ -17,7 +17,8 @@ import math
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping  # abc's isinstance is ~5x faster than typing's
+from typing import Any
 
 SOURCES = frozenset({"button", "camera", "web", "timer", "replay", "restore", "cli", "club"})
 _TYPE_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -63,7 +64,12 @@ def _json_like(obj: Mapping[str, Any]) -> str:
         return repr(obj)
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def _freeze(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, Mapping):

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .events import Event, IllegalEvent, MalformedEvent, Schema, check_fields
 

@@ -15,7 +15,8 @@ same as replaying the journal without the undone event, only faster.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .events import Event, IllegalEvent, MalformedEvent
 from .game import BadOptions, BadPlayers, Game
