@@ -37,6 +37,7 @@ class Devices:
         self.sim_display: Any = None
         self.horn: Any = None
         self.led: Any = None
+        self.club: Any = None  # refbox.club.ClubPublisher when the table is in a club
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -180,6 +181,24 @@ def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bo
     log.info("LED scoreboard: %s, %d digits", config.backend, config.digits)
 
 
+def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: float = 30.0) -> None:
+    """Publish the table's views to the club broker (``[club]``; docs/club.md)."""
+    if not cfg.club.host:
+        log.info("club: off (no club.host configured); this table publishes to no MQTT broker")
+        return
+    from .club import Broker, ClubPublisher
+    from .config import club_table_id
+
+    c = cfg.club
+    broker = Broker(c.host, c.port, c.username, c.password, c.tls, c.ca_file, c.keepalive)
+    publisher = ClubPublisher(broker, club_table_id(cfg), prefix=c.prefix, homeassistant=c.homeassistant,
+                              discovery_prefix=c.discovery_prefix, reconnect_max=reconnect_max)
+    devices.club = publisher
+    devices.closers.append(publisher.close)
+    publisher.start()  # connects in the background: an absent broker never holds the table up
+    table.attach("club", publisher)
+
+
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
     source_spec = cfg.camera.source
     if sim and source_spec == "none":
@@ -237,6 +256,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         start_horn(cfg, table, devices, factory)
         start_display(cfg, table, devices, sim)
         start_led(cfg, table, devices, factory, sim)
+        start_club(cfg, table, devices)
         table.start()
         start_camera(cfg, table, devices, sim)
         start_web(cfg, table, devices, port, sim)
