@@ -358,6 +358,7 @@ class ClubWatcher:
         self.connected = False
         self.last_error: str | None = None
         self.errors = 0  # malformed messages ignored
+        self._closing = False
         cid = client_id or f"refbox-club-{int(clock() * 1000) % 10**9}"
         self.client = _client(broker, cid, reconnect_max)
         self.client.on_connect = self._on_connect
@@ -372,6 +373,7 @@ class ClubWatcher:
         return self
 
     def close(self) -> None:
+        self._closing = True
         self.client.disconnect()
         self.client.loop_stop()
         with self._cond:
@@ -412,7 +414,7 @@ class ClubWatcher:
         self.last_error = f"cannot reach {self.broker.where()}"
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if self.connected:
+        if self.connected and not self._closing:
             log.warning("club watcher: lost %s (%s)", self.broker.where(), reason)
         self.connected = False
         self._bump()

@@ -283,3 +283,33 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         journal.close()
     log.info("stopped")
     return 0
+
+
+def run_club(broker: Any, *, prefix: str, host: str, port: int, ready: Callable[[int], None] | None = None) -> int:
+    """The club dashboard alone (a club PC): watch every table on ``broker``, serve
+    ``/club`` on ``host:port`` until SIGINT/SIGTERM."""
+    from werkzeug.serving import make_server
+
+    from web import create_app
+
+    from .club import ClubWatcher
+
+    watcher = ClubWatcher(broker, prefix=prefix).start()
+    stop = threading.Event()
+    try:
+        app = create_app(None, {"CLUB_WATCHER": watcher})
+        server = make_server(host, port, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, name="web", daemon=True)
+        thread.start()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        log.info("club dashboard on http://%s:%d/club (tables under %s/ on %s)", host, server.server_port, prefix, broker.where())
+        print(f"refbox club: ready on http://{host}:{server.server_port}/club", flush=True)
+        if ready is not None:
+            ready(server.server_port)
+        stop.wait()
+        server.shutdown()
+    finally:
+        watcher.close()
+    log.info("stopped")
+    return 0
