@@ -358,6 +358,7 @@ class ClubWatcher:
         self.connected = False
         self.last_error: str | None = None
         self.errors = 0  # malformed messages ignored
+        self.received = 0  # view messages taken
         self._closing = False
         cid = client_id or f"refbox-club-{int(clock() * 1000) % 10**9}"
         self.client = _client(broker, cid, reconnect_max)
@@ -396,7 +397,7 @@ class ClubWatcher:
         detail = (f"watching {n} tables on {self.broker.where()}" if self.connected
                   else f"not connected to {self.broker.where()}" + (f": {self.last_error}" if self.last_error else ""))
         return {"ok": self.connected, "detail": detail, "connected": self.connected, "tables": n,
-                "errors": self.errors, "last_error": self.last_error}
+                "received": self.received, "errors": self.errors, "last_error": self.last_error}
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
@@ -449,6 +450,7 @@ class ClubWatcher:
                     return
                 view = data["view"]
                 update.update(view=view, summary=summary(view))
+                self.received += 1
         else:
             return
         with self._cond:

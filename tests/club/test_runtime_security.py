@@ -109,3 +109,51 @@ def test_the_table_name_is_the_default_table_id():
     assert club_table_id(from_dict({"table": {"name": "Court 3"}, "club": {"host": "b", "table_id": "c3"}})) == "c3"
     with pytest.raises(ConfigError, match="table.name 'Court 3' cannot name the table in MQTT topics"):
         from_dict({"table": {"name": "Court 3"}, "club": {"host": "b"}})
+
+
+def test_refbox_run_publishes_to_the_club_and_goes_offline_when_killed(broker, tmp_path):
+    """The real program with a [club] section: the view reaches the broker; SIGKILL
+    leaves the will's offline behind."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "club.toml").write_text(
+        '[table]\nname = "court-4"\ngame = "futsal"\nplayers = ["Lions", "Tigers"]\n'
+        f'[web]\npin = "{PIN}"\n[camera]\nsource = "none"\n'
+        f'[club]\nhost = "127.0.0.1"\nport = {broker.port}\nkeepalive = 5\n')
+    log_path = tmp_path / "run.log"
+    rec = Recorder(broker.port, ["refbox/#"])
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "refbox", "run", "--sim", "--no-keyboard", "--port", "0", "--config", "club.toml",
+             "--journal", str(tmp_path / "j.sqlite3")], cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONPATH": str(root), "PYTHONUNBUFFERED": "1"}, start_new_session=True)
+    try:
+        assert wait_until(lambda: "refbox: ready" in log_path.read_text() or proc.poll() is not None, 60)
+        text = log_path.read_text()
+        assert proc.poll() is None, text
+        port = int(re.findall(r"web page on http://127\.0\.0\.1:(\d+)", text)[-1])
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/events", method="POST",
+                                     data=json.dumps({"type": "goal", "team": "away"}).encode(),
+                                     headers={"X-Refbox-Pin": PIN, "Content-Type": "application/json"})
+        assert json.load(urllib.request.urlopen(req, timeout=5))["accepted"]
+        got = json.loads(rec.wait_for("refbox/court-4/view", lambda p: json.loads(p)["view"]["away"]["score"] == 1))
+        assert got["summary"]["score"] == "Lions 0 · Tigers 1"
+        assert rec.wait_for("refbox/court-4/status") == b"online"
+        assert wait_until(lambda: "club: connected to mqtt://127.0.0.1" in log_path.read_text())
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        assert rec.wait_for("refbox/court-4/status", lambda p: p == b"offline") == b"offline"
+        with rec.lock:
+            assert all(PIN.encode() not in p for _, p, _ in rec.messages)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        rec.close()
