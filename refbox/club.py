@@ -224,10 +224,10 @@ class ClubPublisher:
 
     def start(self) -> "ClubPublisher":
         """Connect in the background (retrying with back-off) and start sending."""
+        log.info("club: table %s publishing to %s on %s", self.table_id, self.topics.view, self.broker.where())
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=self.broker.keepalive)
         self.client.loop_start()
         self._sender.start()
-        log.info("club: table %s publishing to %s on %s", self.table_id, self.topics.view, self.broker.where())
         return self
 
     def show(self, view: Mapping[str, Any]) -> None:
@@ -368,9 +368,9 @@ class ClubWatcher:
         self.client.on_message = self._on_message
 
     def start(self) -> "ClubWatcher":
+        log.info("club watcher: %s/+/view and /status on %s", self.prefix, self.broker.where())
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=self.broker.keepalive)
         self.client.loop_start()
-        log.info("club watcher: %s/+/view and /status on %s", self.prefix, self.broker.where())
         return self
 
     def close(self) -> None:

@@ -36,7 +36,7 @@ def wait_until(predicate, timeout=10.0, step=0.01):
 class Mosquitto:
     """One broker process; ``stop`` and ``start`` again keep the same port (a broker restart)."""
 
-    def __init__(self, workdir: Path, *, users: dict[str, str] | None = None) -> None:
+    def __init__(self, workdir: Path, *, users: dict[str, str] | None = None, tls: dict[str, Path] | None = None) -> None:
         if MOSQUITTO is None:
             pytest.fail("mosquitto is not installed: the club tests need a real MQTT broker "
                         "(apt-get install mosquitto; scripts/setup.sh test does it)")
@@ -54,6 +54,8 @@ class Mosquitto:
                 subprocess.run(args, check=True, capture_output=True)
             pwfile.chmod(0o600)
             lines += ["allow_anonymous false", f"password_file {pwfile}"]
+        if tls is not None:
+            lines += [f"cafile {tls['ca']}", f"certfile {tls['cert']}", f"keyfile {tls['key']}"]
         self.conf = workdir / "mosquitto.conf"
         self.conf.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None
@@ -98,9 +100,42 @@ def broker(tmp_path):
 
 @pytest.fixture
 def auth_broker(tmp_path):
+    if MOSQUITTO is None:
+        pytest.fail("mosquitto is not installed: the club tests need a real MQTT broker "
+                    "(apt-get install mosquitto; scripts/setup.sh test does it)")
     if MOSQUITTO_PASSWD is None:
         pytest.skip("mosquitto_passwd is not installed, so no broker with a password file can be made "
                     "(it ships with the mosquitto package)")
     b = Mosquitto(tmp_path, users={"table-1": "s3cret-Pa55word", "club": "club-pw-XYZ"}).start()
+    yield b
+    b.stop()
+
+
+def make_certificates(workdir: Path) -> dict[str, Path]:
+    """A private CA and a server certificate for 127.0.0.1 / localhost, made with openssl."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is not installed, so no certificates for a TLS broker can be made")
+    d = workdir / "tls"
+    d.mkdir()
+    run = lambda *args: subprocess.run([openssl, *args], check=True, capture_output=True, cwd=d)  # noqa: E731
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Refbox test CA",
+        "-keyout", "ca.key", "-out", "ca.pem")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", "server.key", "-out", "server.csr")
+    (d / "san.ext").write_text("subjectAltName = IP:127.0.0.1, DNS:localhost\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
+        "-extfile", "san.ext", "-out", "server.pem")
+    (d / "server.key").chmod(0o600)
+    return {"ca": d / "ca.pem", "cert": d / "server.pem", "key": d / "server.key"}
+
+
+@pytest.fixture
+def tls_broker(tmp_path):
+    if MOSQUITTO is None:
+        pytest.fail("mosquitto is not installed: the club tests need a real MQTT broker "
+                    "(apt-get install mosquitto; scripts/setup.sh test does it)")
+    certs = make_certificates(tmp_path)
+    b = Mosquitto(tmp_path, tls=certs).start()
+    b.certs = certs
     yield b
     b.stop()

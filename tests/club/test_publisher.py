@@ -212,3 +212,22 @@ def test_table_ids_and_prefixes_are_checked():
     with pytest.raises(ClubError, match="level '\\+'"):
         discovery_messages("homeassistant", "+", "t1")
     assert topics("club/refbox", "court_2").view == "club/refbox/court_2/view"
+
+
+def test_tls_to_a_broker_with_a_private_ca(tls_broker, closing):
+    tls = Broker("127.0.0.1", tls_broker.port, tls=True, ca_file=str(tls_broker.certs["ca"]), keepalive=5)
+    watcher = ClubWatcher(tls, reconnect_max=1).start()
+    closing(watcher)
+    pub = ClubPublisher(tls, "table-1", reconnect_max=1).start()
+    closing(pub)
+    pub.show({"game": "pig", "players": [{"name": "Ann", "score": 9}]})
+    assert wait_until(lambda: (watcher.tables().get("table-1") or {}).get("summary") is not None)
+    assert watcher.tables()["table-1"]["summary"]["score"] == "Ann 9"
+    assert pub.status()["detail"] == f"connected to mqtts://127.0.0.1:{tls_broker.port} as table-1"
+
+    # the system's CAs do not vouch for the private certificate: no connection, and the table goes on
+    untrusted = ClubPublisher(Broker("127.0.0.1", tls_broker.port, tls=True), "table-2", reconnect_max=1).start()
+    closing(untrusted)
+    untrusted.show({"game": "pig"})
+    assert wait_until(lambda: untrusted.status()["last_error"] is not None)
+    assert not untrusted.status()["connected"] and "table-2" not in watcher.tables()
