@@ -21,6 +21,7 @@ examples:
   refbox read dice photo.jpg --json     what the camera pipeline reads in a still image
   refbox games                          the games and their house-rule options
   refbox odds craps                     exact chances (fractions) for a game situation
+  refbox club --broker mqtt.local       the club dashboard (every table) on http://127.0.0.1:8090/club
 """
 
 
@@ -197,6 +198,36 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run(cfg, sim=args.sim, journal_path=args.journal, port=args.port, keyboard=not args.no_keyboard)
 
 
+def cmd_club(args: argparse.Namespace) -> int:
+    import os
+
+    from .club import Broker, ClubError, check_prefix
+    from .config import ConfigError, load
+    from .runtime import run_club
+
+    try:
+        club = load(args.config).club if args.config else None
+    except ConfigError as exc:
+        print(f"refbox club: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    host = args.broker or (club.host if club else "")
+    if not host:
+        print("refbox club: name the broker: --broker HOST (or club.host in --config FILE)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    prefix = args.prefix or (club.prefix if club else "refbox")
+    try:
+        check_prefix(prefix, "--prefix")
+    except ClubError as exc:
+        print(f"refbox club: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    username = args.username if args.username is not None else (club.username if club else "")
+    password = os.environ.get("REFBOX_CLUB_PASSWORD", club.password if club else "")
+    broker = Broker(host, args.port or (club.port if club else 1883), username, password,
+                    tls=args.tls or bool(club and club.tls), ca_file=club.ca_file if club else "",
+                    keepalive=club.keepalive if club else 30)
+    return run_club(broker, prefix=prefix, host=args.web_host, port=args.web_port)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="refbox",
@@ -213,6 +244,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--journal", metavar="FILE", help="SQLite journal path (overrides journal.path)")
     p.add_argument("--port", type=int, help="web port (overrides web.port)")
     p.add_argument("--no-keyboard", action="store_true", help="do not read key presses from the terminal")
+
+    p = sub.add_parser("club", help="the club dashboard alone: every table of the club's MQTT broker on one page")
+    p.add_argument("--broker", metavar="HOST", help="MQTT broker host (default: club.host of --config)")
+    p.add_argument("--port", type=int, choices=range(1, 65536), metavar="N", help="broker port (default 1883)")
+    p.add_argument("--prefix", help="topic prefix of the tables (default: refbox)")
+    p.add_argument("--username", help="broker user; the password comes from $REFBOX_CLUB_PASSWORD or --config")
+    p.add_argument("--tls", action="store_true", help="connect with TLS (port 8883 as a rule)")
+    p.add_argument("--config", metavar="FILE", help="take the broker settings from the [club] section of a table's TOML")
+    p.add_argument("--web-host", default="127.0.0.1", help="address the page binds to (0.0.0.0 for the club network)")
+    p.add_argument("--web-port", type=int, default=8090, choices=range(0, 65536), metavar="N", help="page port (default 8090; 0: any free port)")
 
     p = sub.add_parser("replay", help="replay an event file and print the final view as JSON")
     p.add_argument("file", help="JSONL: a header line, then one event per line ('-' for stdin)")
@@ -257,6 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_read(args)
     if args.command == "report":
         return cmd_report(args)
+    if args.command == "club":
+        return cmd_club(args)
     return cmd_run(args)
 
 

@@ -15,6 +15,7 @@ refbox.config.ConfigError: unknown key 'web.prot'; allowed: web.host, web.pin, w
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -87,6 +88,22 @@ class LedSection:
 
 
 @dataclass(frozen=True)
+class ClubConfig:
+    # the club's MQTT broker (docs/club.md); empty host: this table is not in a club
+    host: str = ""
+    port: int = 1883
+    prefix: str = "refbox"  # topics are <prefix>/<table_id>/view and .../status
+    table_id: str = ""  # empty: table.name (letters, digits, '-' and '_' only)
+    username: str = ""
+    password: str = field(default="", repr=False)  # never published, never logged
+    tls: bool = False
+    ca_file: str = ""  # with tls: a CA bundle for a private broker; empty: the system's
+    keepalive: int = 30
+    homeassistant: bool = False  # publish Home Assistant MQTT discovery messages
+    discovery_prefix: str = "homeassistant"
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig = field(default_factory=TableConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
@@ -96,6 +113,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     led: LedSection = field(default_factory=LedSection)
+    club: ClubConfig = field(default_factory=ClubConfig)
 
 
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -110,6 +128,8 @@ RANGES: dict[str, tuple[int, int]] = {
     "horn.pin": (0, 27),
     "display.baudrate": (300, 4_000_000),
     "camera.interval_ms": (10, 10_000),
+    "club.port": (1, 65535),
+    "club.keepalive": (5, 3600),
 }
 
 
@@ -174,6 +194,7 @@ def from_dict(data: Mapping[str, Any]) -> Config:
     """Validate a parsed configuration; the game, players and options are checked too."""
     cfg: Config = _section(Config, "", data)
     _check_pin_clashes(cfg)
+    club_table_id(cfg)
     from rules import BadHeader, Header
 
     try:
@@ -272,6 +293,57 @@ def _check_pin_clashes(cfg: Config) -> None:
                     f"{key}: BCM {pin} is already used by the keypad (button {names}); the keypad of the "
                     f'"{name}" layout uses BCM {", ".join(str(p) for p in sorted(layout))}')
         seen[pin] = key
+
+
+TOPIC_LEVEL = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def check_topic_prefix(key: str, prefix: str) -> str:
+    """An MQTT topic prefix: levels separated by '/', no wildcards, no empty level.
+
+    >>> check_topic_prefix("club.prefix", "club/refbox")
+    'club/refbox'
+    >>> check_topic_prefix("club.prefix", "refbox/#")
+    Traceback (most recent call last):
+    ...
+    refbox.config.ConfigError: club.prefix 'refbox/#' is not a usable MQTT topic prefix: level '#' may hold only letters, digits, '-' and '_'
+    """
+    if not prefix:
+        raise ConfigError(f"{key} must not be empty")
+    for level in prefix.split("/"):
+        if not TOPIC_LEVEL.fullmatch(level):
+            shown = "an empty level" if not level else f"level {level!r} may hold only letters, digits, '-' and '_'"
+            raise ConfigError(f"{key} {prefix!r} is not a usable MQTT topic prefix: {shown}")
+    return prefix
+
+
+def club_table_id(cfg: Config) -> str:
+    """The table's MQTT topic level: ``club.table_id``, else ``table.name``.
+
+    >>> club_table_id(from_dict({"club": {"host": "broker.local"}}))
+    'table-1'
+    >>> club_table_id(from_dict({"table": {"name": "Table 7"}}))
+    ''
+    >>> from_dict({"table": {"name": "Table 7"}, "club": {"host": "broker.local"}})
+    Traceback (most recent call last):
+    ...
+    refbox.config.ConfigError: table.name 'Table 7' cannot name the table in MQTT topics (letters, digits, '-' and '_' only, at most 64); set club.table_id
+    """
+    club = cfg.club
+    if not club.host:
+        return ""
+    check_topic_prefix("club.prefix", club.prefix)
+    check_topic_prefix("club.discovery_prefix", club.discovery_prefix)
+    if club.ca_file and not club.tls:
+        raise ConfigError("club.ca_file is only used with club.tls = true")
+    if club.table_id:
+        if not TOPIC_LEVEL.fullmatch(club.table_id):
+            raise ConfigError(f"club.table_id must hold only letters, digits, '-' and '_' (at most 64), got {club.table_id!r}")
+        return club.table_id
+    if not TOPIC_LEVEL.fullmatch(cfg.table.name):
+        raise ConfigError(f"table.name {cfg.table.name!r} cannot name the table in MQTT topics "
+                          "(letters, digits, '-' and '_' only, at most 64); set club.table_id")
+    return cfg.table.name
 
 
 def load(path: str | Path | None) -> Config:

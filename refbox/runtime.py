@@ -39,6 +39,7 @@ class Devices:
         self.horn: Any = None
         self.led: Any = None
         self.camera: Any = None
+        self.club: Any = None  # refbox.club.ClubPublisher when the table is in a club
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -182,6 +183,24 @@ def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bo
     log.info("LED scoreboard: %s, %d digits", config.backend, config.digits)
 
 
+def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: float = 30.0) -> None:
+    """Publish the table's views to the club broker (``[club]``; docs/club.md)."""
+    if not cfg.club.host:
+        log.info("club: off (no club.host configured); this table publishes to no MQTT broker")
+        return
+    from .club import Broker, ClubPublisher
+    from .config import club_table_id
+
+    c = cfg.club
+    broker = Broker(c.host, c.port, c.username, c.password, c.tls, c.ca_file, c.keepalive)
+    publisher = ClubPublisher(broker, club_table_id(cfg), prefix=c.prefix, homeassistant=c.homeassistant,
+                              discovery_prefix=c.discovery_prefix, reconnect_max=reconnect_max)
+    devices.club = publisher
+    devices.closers.append(publisher.close)
+    publisher.start()  # connects in the background: an absent broker never holds the table up
+    table.attach("club", publisher)
+
+
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
     from .camera import CameraWorker, open_source, takes_tiles
 
@@ -242,6 +261,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         start_horn(cfg, table, devices, factory)
         start_display(cfg, table, devices, sim)
         start_led(cfg, table, devices, factory, sim)
+        start_club(cfg, table, devices)
         table.start()
         start_camera(cfg, table, devices, sim)
         start_web(cfg, table, devices, port, sim)
@@ -266,5 +286,35 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         devices.close()
         table.stop()
         journal.close()
+    log.info("stopped")
+    return 0
+
+
+def run_club(broker: Any, *, prefix: str, host: str, port: int, ready: Callable[[int], None] | None = None) -> int:
+    """The club dashboard alone (a club PC): watch every table on ``broker``, serve
+    ``/club`` on ``host:port`` until SIGINT/SIGTERM."""
+    from werkzeug.serving import make_server
+
+    from web import create_app
+
+    from .club import ClubWatcher
+
+    watcher = ClubWatcher(broker, prefix=prefix).start()
+    stop = threading.Event()
+    try:
+        app = create_app(None, {"CLUB_WATCHER": watcher})
+        server = make_server(host, port, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, name="web", daemon=True)
+        thread.start()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        log.info("club dashboard on http://%s:%d/club (tables under %s/ on %s)", host, server.server_port, prefix, broker.where())
+        print(f"refbox club: ready on http://{host}:{server.server_port}/club", flush=True)
+        if ready is not None:
+            ready(server.server_port)
+        stop.wait()
+        server.shutdown()
+    finally:
+        watcher.close()
     log.info("stopped")
     return 0

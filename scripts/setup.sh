@@ -8,7 +8,7 @@ want="${1:-run}"
 
 # Debian packages. run: sqlite3 is in Python; test: the real broker, browser, unit checker.
 APT_RUN=(python3-venv)
-APT_TEST=(mosquitto chromium systemd)
+APT_TEST=(mosquitto chromium systemd openssl)
 apt_needed=()
 for p in "${APT_RUN[@]}" $([ "$want" = test ] && echo "${APT_TEST[@]}"); do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || apt_needed+=("$p")
