@@ -199,3 +199,27 @@ def test_dominoes_tiles_are_drawn(page, tmp_path):
         e(page.locator("#tiles svg.tile")).to_have_attribute("aria-label", "tile 6-2")
     finally:
         s.stop()
+
+
+def test_control_panel_confirms_one_of_several_tile_placements(page, tmp_path):
+    s = Served(tmp_path / "j.sqlite3", {"game": "all-fives", "players": ["Ann", "Bob"]})
+    try:
+        s.submit({"type": "new_hand"})
+        s.submit({"type": "play", "tile": [6, 2]})
+        s.submit({"type": "play", "tile": [2, 2], "end": "right"})  # the spinner: 2-3 fits three ends
+        e = expect()
+        page.goto(s.url + "/login")
+        page.fill("#pin", s.pin)
+        page.click("#login-button")
+        page.wait_for_url(re.compile(r"/control$"))
+        e(page.locator("#tile-panel")).to_be_visible()
+        assert page.locator("#reading-panel").is_hidden()
+        page.fill("#tile-input", "2-3")
+        page.click("#tile-form button[type=submit]")
+        e(page.locator("#proposals button")).to_have_count(3)
+        page.locator("#proposals button", has_text="up").click()
+        e(page.locator("#answer")).to_contain_text("accepted")
+        e(page.locator("#tiles .arm svg.tile")).to_have_count(1)
+        assert s.table.view.data["arms"]["up"] == [[2, 3]]
+    finally:
+        s.stop()

@@ -180,10 +180,26 @@
     post("/api/events", { ...fields, type: $("event-type").value });
   });
 
+  // Hook for ambiguous readings: a view that carries "proposals" (a list of events the
+  // camera's reading could be) gets one confirm button each. No game's view has the
+  // field yet; the dominoes tile form above asks /api/proposals instead.
+  function showPending(v) {
+    const list = Array.isArray(v.proposals) ? v.proposals.filter((p) => p && typeof p.type === "string") : [];
+    $("pending-panel").hidden = !list.length;
+    $("pending").replaceChildren(...list.map((ev) => {
+      const { source, t, ...clean } = ev;
+      const b = el("button", "proposal", `${S.confirm}: ${ev.type} ${JSON.stringify({ ...clean, type: undefined })}`);
+      b.type = "button";
+      b.onclick = () => post("/api/events", clean);
+      return b;
+    }));
+  }
+
   // the buttons and the event types follow the game (a new game changes them)
   let shownGame = null;
   window.Refbox.onView((v) => {
     if (v.game !== shownGame) { shownGame = v.game; loadGame(); }
+    showPending(v);
     if (v.dice && Array.isArray(v.dice) && !$("reading-dice").matches(":focus")) $("reading-dice").placeholder = v.dice.join(" ") || $("reading-dice").placeholder;
   });
   loadGame().then(loadGames);

@@ -224,7 +224,7 @@
     li.append(el("span", "seq", entry.seq), el("span", "type", (e.type || "").replace(/_/g, " ")));
     const body = el("span", "body");
     for (const [k, x] of Object.entries(e)) {
-      if (k === "type" || k === "t" || k === "source") continue;
+      if (k === "type" || k === "t" || k === "source" || x === false || x === null) continue;
       if (isDice(x) && k === "dice") body.append(...diceRow(x, "tiny"));
       else if (isTile(x) && k === "tile") body.append(tile(x, false));
       else body.append(el("span", "kv", `${label(k)} ${text(x)}`));
