@@ -76,6 +76,18 @@ def test_event_arrives_without_reload(page, served):
     assert page.evaluate("window.__marker") == 42
 
 
+def test_undone_events_are_struck_through(page, served):
+    served.submit({"type": "roll", "dice": [3]})
+    served.submit({"type": "roll", "dice": [4]})
+    page.goto(served.url + "/")
+    e = expect()
+    e(page.locator("#status")).to_have_class(re.compile("live"))
+    served.submit({"type": "undo"})
+    e(page.locator("#history-list li .type")).to_have_text(["undo", "roll", "roll"])
+    e(page.locator("#history-list li.undone .seq")).to_have_text(["2"])
+    e(page.locator("#turn .turn-total .value")).to_have_text("3")
+
+
 def test_health_fault_shows_a_banner(page, served):
     state = {"camera": {"ok": True, "detail": ""}}
     served.app.extensions["refbox.health"] = lambda: state

@@ -234,11 +234,22 @@
     li.append(body);
     return li;
   }
+  let effective = [];  // entries not undone, oldest first: an undo takes back the last one
   function addHistory(msg) {
     const list = $("history-list");
     if (!list) return;
-    if (msg.reset) list.replaceChildren();
-    for (const entry of msg.events) list.prepend(historyLine(entry));
+    if (msg.reset) { list.replaceChildren(); effective = []; }
+    for (const entry of msg.events) {
+      const li = historyLine(entry);
+      if (entry.event && entry.event.type === "undo") {
+        const undone = effective.pop();
+        if (undone) undone.classList.add("undone");
+      } else {
+        effective.push(li);
+      }
+      list.prepend(li);
+    }
+    if (effective.length > 5000) effective = effective.slice(-5000);
     while (list.childElementCount > MAX_HISTORY) list.lastChild.remove();
     list.dataset.empty = list.childElementCount ? "" : S.no_history;
   }
