@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import bisect
+import json
 import logging
 import threading
 import time
@@ -73,6 +74,7 @@ class Feed:
         self._entries: list[Entry] = []
         self._seqs: list[int] = []
         self._key: tuple[int, int] = (-1, -1)  # (game id, view seq) last refreshed for
+        self._messages: dict[tuple[int, int, int, bool], tuple[int, str] | None] = {}
         self._health: dict[str, Any] = {}
         self._health_at = -1e9
 
@@ -93,6 +95,26 @@ class Feed:
                 self._key = key
             start = bisect.bisect_right(self._seqs, after)
             return self._entries[start:]
+
+    def history_message(self, game: int, after: int, view_seq: int, reset: bool, limit: int) -> tuple[int, str] | None:
+        """The stream's ``history`` data for a viewer at ``after`` (``None``: nothing new):
+        (last seq, JSON text). Viewers that are up to date share one encoding per view."""
+        key = (game, after, view_seq, reset)
+        with self._lock:
+            if key in self._messages:
+                return self._messages[key]
+        entries = self.history(game, 0 if reset else after, view_seq)
+        if reset:
+            entries = entries[-limit:]
+        out: tuple[int, str] | None = None
+        if reset or entries:
+            body = {"game": game, "reset": reset, "events": [e.to_dict() for e in entries]}
+            out = (entries[-1].seq if entries else 0), json.dumps(body, ensure_ascii=False)
+        with self._lock:
+            if len(self._messages) > 64:
+                self._messages.clear()
+            self._messages[key] = out
+        return out
 
     # --- health -----------------------------------------------------------------------
 

@@ -105,21 +105,18 @@ def stream() -> Response:
                 if v is None and box.closed:
                     return
                 out = []
-                found = shared.health(max_age=health_every)
-                if found != sent_health:
-                    sent_health = found
-                    out.append(_message("health", Position(boot, max(game, 0), jseq, max(vseq, 0)), json.dumps(found)))
+                health_now = shared.health(max_age=health_every)
+                if health_now != sent_health:
+                    sent_health = health_now
+                    out.append(_message("health", Position(boot, max(game, 0), jseq, max(vseq, 0)), json.dumps(health_now)))
                 if v is not None:
                     now_game = t.game_id
                     reset = now_game != game
-                    entries = shared.history(now_game, 0 if reset else jseq, v.seq)
-                    if reset:
-                        entries = entries[-HISTORY_LIMIT:]  # a page shows the newest few hundred
-                    if reset or entries:
-                        game, jseq = now_game, (entries[-1].seq if entries else 0)
-                        body = {"game": game, "reset": reset, "events": [e.to_dict() for e in entries]}
-                        out.append(_message("history", Position(boot, game, jseq, max(vseq, 0)),
-                                            json.dumps(body, ensure_ascii=False)))
+                    # a first connection gets the newest few hundred events (what a page shows)
+                    found = shared.history_message(now_game, jseq, v.seq, reset, HISTORY_LIMIT)
+                    if found is not None:
+                        game, (jseq, body) = now_game, found
+                        out.append(_message("history", Position(boot, game, jseq, max(vseq, 0)), body))
                     if v.seq != vseq:
                         vseq = v.seq
                         views += 1
