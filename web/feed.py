@@ -104,6 +104,10 @@ class Feed:
             if key in self._messages:
                 return self._messages[key]
         entries = self.history(game, 0 if reset else after, view_seq)
+        with self._lock:
+            newest = self._seqs[-1] if self._seqs else 0
+        if not reset and after > newest:  # the client knows events this journal has not: start afresh
+            reset, entries = True, self.history(game, 0, view_seq)
         if reset:
             entries = entries[-limit:]
         out: tuple[int, str] | None = None

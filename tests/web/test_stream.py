@@ -123,6 +123,15 @@ def test_new_game_resets_the_history(client, table):
     assert ms[-1]["data"]["players"][0]["name"] == "Cid"
 
 
+def test_a_position_beyond_the_journal_is_a_fresh_start(client, table):
+    roll(table, 3)
+    last = messages(client, until=has_view)[-1]["id"]
+    boot, game, _, vseq = last.split(".")
+    ms = messages(client, headers={"Last-Event-ID": f"{boot}.{game}.99.{vseq}"}, until=lambda ms: True)
+    assert ms[0]["event"] == "history" and ms[0]["data"]["reset"] is True
+    assert [e["seq"] for e in ms[0]["data"]["events"]] == [1]
+
+
 def test_garbage_last_event_id_is_a_fresh_start(client, table):
     roll(table, 3)
     ms = messages(client, headers={"Last-Event-ID": "x.y"}, until=has_view)
