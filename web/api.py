@@ -1,63 +1,155 @@
-"""Control API: submit events and button presses. Needs the control PIN
-(``X-Refbox-Pin`` header); with no PIN configured the control API is off."""
+"""The JSON control API (``/api/...``). Reading is open; every POST needs control
+(see :mod:`web.auth`: the ``X-Refbox-Pin`` header, or a login session plus its CSRF
+token). Changes go through the table's queue like a button press; the answer says
+accepted or refused, and why.
+
+The API is described in ``web/openapi.json`` (served at ``/api/openapi.json``).
+"""
 
 from __future__ import annotations
 
-import hmac
+import concurrent.futures
+import json
+from importlib import resources
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
-from werkzeug.wrappers import Response
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from .auth import Refused, refusal, require_control
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 TIMEOUT = 5.0
 
 
-def _authorised() -> tuple[bool, str]:
-    pin = current_app.config["CONTROL_PIN"]
-    if not pin:
-        return False, "the control API is off: no control PIN is configured (web.pin)"
-    given = request.headers.get("X-Refbox-Pin", "")
-    if not hmac.compare_digest(given.encode(), str(pin).encode()):
-        return False, "wrong or missing PIN (header X-Refbox-Pin)"
-    return True, ""
+def _table() -> Any:
+    return current_app.extensions["refbox.table"]
 
 
-def _answer(result: Any) -> tuple[Response, int]:
+def _answer(future: "concurrent.futures.Future[Any]") -> Any:
+    try:
+        result = future.result(TIMEOUT)
+    except concurrent.futures.TimeoutError:
+        return jsonify({"accepted": False, "reason": f"the table did not answer within {TIMEOUT:g} s"}), 503
+    except Exception as exc:  # the journal failed; the table keeps its state
+        return jsonify({"accepted": False, "reason": f"the table could not record it: {exc}"}), 500
     return jsonify(result.to_dict()), (200 if result.accepted else 422)
+
+
+def _json_object(what: str) -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Refused(400, f"the body must be a JSON object ({what})")
+    return data
 
 
 @bp.before_request
 def guard() -> Any:
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD", "OPTIONS"):
         return None
-    ok, reason = _authorised()
-    if not ok:
-        return jsonify({"accepted": False, "reason": reason}), 403
+    try:
+        require_control()
+    except Refused as exc:
+        return refusal(exc)
     return None
+
+
+@bp.errorhandler(Refused)
+def refused(exc: Refused) -> Any:
+    return refusal(exc)
 
 
 @bp.post("/events")
 def post_event() -> Any:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        return jsonify({"accepted": False, "reason": "the body must be a JSON object (an event)"}), 400
-    table = current_app.extensions["refbox.table"]
-    return _answer(table.submit(data, "web").result(TIMEOUT))
+    """Any event of the current game, e.g. ``{"type": "roll", "dice": [3, 5]}``."""
+    return _answer(_table().submit(_json_object("an event"), "web"))
 
 
 @bp.post("/press/<button>")
 def press(button: str) -> Any:
-    table = current_app.extensions["refbox.table"]
+    """A logical button, as on the keypad (``GET /api/buttons``)."""
     presser = current_app.extensions.get("refbox.press")
     if presser is not None:  # through the (mock) keypad, as a finger would
-        return _answer(presser(button).result(TIMEOUT))
-    return _answer(table.press(button, "web").result(TIMEOUT))
+        return _answer(presser(button))
+    return _answer(_table().press(button, "web"))
+
+
+@bp.post("/undo")
+def undo() -> Any:
+    return _answer(_table().submit({"type": "undo"}, "web"))
+
+
+@bp.post("/new-game")
+def new_game() -> Any:
+    """``{"game": "pig", "players": ["Ann", "Bob"], "options": {"target": 50}}``."""
+    return _answer(_table().new_game(_json_object("a game header: game, players, options")))
+
+
+@bp.post("/reading")
+def reading() -> Any:
+    """Confirm (or correct) what the camera reads: ``{"dice": [3, 5, 6]}`` goes through
+    the game's ``from_reading`` exactly as a settled camera reading would."""
+    data = _json_object('{"dice": [...]}')
+    dice = data.get("dice")
+    if set(data) != {"dice"} or not isinstance(dice, list) or not all(
+        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
+    ):
+        raise Refused(400, f'a reading is {{"dice": [1..6, ...]}}, got {json.dumps(data)}')
+    return _answer(_table().reading(dice))
 
 
 @bp.get("/buttons")
 def buttons() -> Any:
     """The logical buttons of the current game (what the keypad and the page can press)."""
-    table = current_app.extensions["refbox.table"]
-    return jsonify(sorted([*table.session.game.keypad, "undo"]))
+    return jsonify(sorted([*_table().session.game.keypad, "undo"]))
+
+
+@bp.get("/games")
+def games() -> Any:
+    """Every game with its players range, house-rule options and event types."""
+    from rules import all_games
+
+    return jsonify([g.info() for g in all_games()])
+
+
+@bp.get("/game")
+def game() -> Any:
+    """The current game: header, catalogue entry, event types legal now, buttons."""
+    t = _table()
+    session = t.session
+    try:
+        legal = list(session.game.legal_types(session.state))
+    except Exception:  # a game that cannot tell: offer all its events
+        legal = sorted(session.game.events)
+    return jsonify({
+        "id": t.game_id,
+        "header": session.header.to_dict(),
+        "info": session.game.info(),
+        "legal": legal,
+        "buttons": sorted([*session.game.keypad, "undo"]),
+    })
+
+
+@bp.get("/proposals")
+def proposals() -> Any:
+    """Dominoes: every legal placement of ``?tile=6-2`` now, as ``play`` events to confirm
+    one of (what an ambiguous camera reading of a new tile would propose)."""
+    from rules.dominoes import proposals as tile_proposals
+
+    t = _table()
+    if t.session.game.family != "dominoes":
+        raise Refused(422, f"{t.session.game.name} has no tiles to place")
+    text = request.args.get("tile", "")
+    try:
+        tile = [int(p) for p in text.replace(",", "-").split("-")]
+        if len(tile) != 2 or not all(0 <= p <= 6 for p in tile):
+            raise ValueError
+    except ValueError:
+        raise Refused(400, f"tile must be two pip counts 0..6 like 6-2, got {text!r}") from None
+    return jsonify([e.to_dict() for e in tile_proposals(t.session.state, tile)])
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    text = resources.files("web").joinpath("openapi.json").read_text(encoding="utf-8")
+    return Response(text, mimetype="application/json")

@@ -1,21 +1,48 @@
-"""The live mirror page and its server-sent event stream."""
+"""The live mirror page, its server-sent event stream, and the read-only JSON API
+(view, history, health). Anyone on the network may read; nothing here changes state.
+
+Stream protocol (``GET /stream``), every message has an ``id`` (see :mod:`web.feed`):
+
+- ``event: history`` — ``{"game": id, "reset": bool, "events": [{"seq", "at", "event"}, ...]}``,
+  journal events the client has not seen, oldest first; ``reset`` means "a different
+  game than you had: drop your history" (a new game, or a first connection);
+- ``event: view`` — the current view (JSON), whenever it changes;
+- ``event: health`` — ``{device: {"ok", "detail"}}`` whenever device health changes.
+
+A reconnecting client sends its last id (browsers do with ``Last-Event-ID``; a new
+``EventSource`` passes ``?since=``) and gets the journal events it missed and the
+current view. After a table restart the view sequence starts again; the boot id in
+the stream id tells, and the full current view is sent.
+"""
 
 from __future__ import annotations
 
-from typing import Iterator
+import json
+import time
+from typing import Any, Iterator
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from .feed import Feed, Position, parse_position
 
 bp = Blueprint("mirror", __name__)
 
+HISTORY_LIMIT = 500  # the most a page asks for at once
 
-def table():  # type: ignore[no-untyped-def]
+
+def table() -> Any:
     return current_app.extensions["refbox.table"]
+
+
+def feed() -> Feed:
+    feed: Feed = current_app.extensions["refbox.feed"]
+    return feed
 
 
 @bp.get("/")
 def index() -> str:
-    return render_template("mirror.html", view=table().view.text, name=current_app.config["TABLE_NAME"])
+    return render_template("mirror.html", view=table().view.text, name=current_app.config["TABLE_NAME"],
+                           control=bool(current_app.config["CONTROL_PIN"]))
 
 
 @bp.get("/api/view")
@@ -23,29 +50,85 @@ def view() -> Response:
     return Response(table().view.text, mimetype="application/json")
 
 
+@bp.get("/api/history")
+def history() -> Any:
+    """The current game's journal, newest first: ``?after=SEQ`` only later events,
+    ``?limit=N`` at most N (default and maximum 500)."""
+    t = table()
+    after = request.args.get("after", 0, type=int)
+    limit = request.args.get("limit", HISTORY_LIMIT, type=int)
+    if after < 0 or not 1 <= limit <= HISTORY_LIMIT:
+        return jsonify({"reason": f"after must be >= 0 and limit in 1..{HISTORY_LIMIT}"}), 400
+    game = t.game_id
+    entries = feed().history(game, after)
+    return jsonify({
+        "game": game,
+        "header": t.session.header.to_dict(),
+        "total": len(entries),
+        "events": [e.to_dict() for e in reversed(entries[-limit:])],
+    })
+
+
+@bp.get("/api/health")
+def health() -> Any:
+    """Device health from the runtime: ``{device: {"ok": bool, "detail": str}}`` ({} when unknown)."""
+    return jsonify(feed().health(max_age=1.0))
+
+
+def _message(kind: str, pos: Position, data: str) -> str:
+    return f"id: {pos}\nevent: {kind}\ndata: {data}\n\n"
+
+
 @bp.get("/stream")
 def stream() -> Response:
-    """Server-sent events: one ``view`` event per new view (id = view sequence);
-    a comment line every few seconds keeps proxies from closing the stream."""
     t = table()
-    keepalive = float(current_app.config["SSE_KEEPALIVE"])
-    box = t.subscribe()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    keepalive = float(app.config["SSE_KEEPALIVE"])
+    health_every = float(app.config["HEALTH_INTERVAL"])
+    boot: str = app.extensions["refbox.boot"]
+    shared: Feed = app.extensions["refbox.feed"]
+    since = parse_position(request.headers.get("Last-Event-ID") or request.args.get("since"))
     max_events = request.args.get("max", type=int)  # tests and benchmarks stop the stream
+    box = t.subscribe()
 
     def events() -> Iterator[str]:
-        sent = 0
+        game = since.game if since else -1
+        jseq = since.jseq if since else 0
+        vseq = since.vseq if since and since.boot == boot else -1
+        sent_health: dict[str, Any] = {}
+        views = 0
+        last_write = time.monotonic()
         try:
             yield "retry: 1000\n\n"
-            while max_events is None or sent < max_events:
-                v = box.get(timeout=keepalive)
+            while max_events is None or views < max_events:
+                v = box.get(timeout=min(keepalive, health_every))
                 if v is None and box.closed:
                     return
-                if v is None:
+                out = []
+                health_now = shared.health(max_age=health_every)
+                if health_now != sent_health:
+                    sent_health = health_now
+                    out.append(_message("health", Position(boot, max(game, 0), jseq, max(vseq, 0)), json.dumps(health_now)))
+                if v is not None:
+                    now_game = t.game_id
+                    reset = now_game != game
+                    # a first connection gets the newest few hundred events (what a page shows)
+                    found = shared.history_message(now_game, jseq, v.seq, reset, HISTORY_LIMIT)
+                    if found is not None:
+                        game, (jseq, body) = now_game, found
+                        out.append(_message("history", Position(boot, game, jseq, max(vseq, 0)), body))
+                    if v.seq != vseq:
+                        vseq = v.seq
+                        views += 1
+                        out.append(_message("view", Position(boot, game, jseq, vseq), v.text))
+                if out:
+                    last_write = time.monotonic()
+                    yield "".join(out)
+                elif time.monotonic() - last_write >= keepalive:
+                    last_write = time.monotonic()
                     yield ": keepalive\n\n"
-                    continue
-                sent += 1
-                yield f"id: {v.seq}\nevent: view\ndata: {v.text}\n\n"
         finally:
             t.unsubscribe(box)
 
-    return Response(events(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(events(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

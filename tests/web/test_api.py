@@ -2,75 +2,140 @@ import json
 
 import pytest
 
-from refbox.journal import Journal
-from refbox.table import Table
 from web import create_app
 
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.01)
-    t.start()
-    yield t
-    t.stop()
-
-
-@pytest.fixture
-def client(table):
-    app = create_app(table, {"TESTING": True, "CONTROL_PIN": "2468", "TABLE_NAME": "table-7"})
-    return app.test_client()
+from .conftest import pin
 
 
 def test_mirror_page_shows_the_view(client):
     page = client.get("/").get_data(as_text=True)
     assert "table-7" in page and '"turn": "Ann"' in page
+    assert 'id="strings"' in page and '"to_play": "{name} to play"' in page
 
 
-def test_event_with_pin_is_applied(client, table):
-    r = client.post("/api/events", json={"type": "roll", "dice": [5]}, headers={"X-Refbox-Pin": "2468"})
+def test_view_json_in_the_page_cannot_close_its_script(table, client):
+    table.new_game({"game": "pig", "players": ["</script><b>x", "Bob"]}).result(5)
+    page = client.get("/").get_data(as_text=True)
+    assert "</script><b>" not in page and "\\u003c/script>\\u003cb>x" in page
+
+
+def test_event_with_pin_is_applied(client):
+    r = client.post("/api/events", json={"type": "roll", "dice": [5]}, headers=pin())
     assert r.status_code == 200 and r.json["accepted"]
     assert client.get("/api/view").json["turn_total"] == 5
 
 
-@pytest.mark.parametrize("pin", [None, "", "1111"])
-def test_wrong_or_missing_pin_is_refused_and_changes_nothing(client, pin):
-    headers = {"X-Refbox-Pin": pin} if pin is not None else {}
-    r = client.post("/api/events", json={"type": "roll", "dice": [5]}, headers=headers)
-    assert r.status_code == 403 and "PIN" in r.json["reason"]
-    assert client.get("/api/view").json["turn_total"] == 0
-
-
 def test_illegal_event_is_refused_with_reason(client):
-    r = client.post("/api/events", json={"type": "stop"}, headers={"X-Refbox-Pin": "2468"})
+    r = client.post("/api/events", json={"type": "stop"}, headers=pin())
     assert r.status_code == 422 and "throw at least once" in r.json["reason"]
 
 
 def test_malformed_body(client):
-    r = client.post("/api/events", data="nope", headers={"X-Refbox-Pin": "2468", "Content-Type": "application/json"})
-    assert r.status_code == 400
+    r = client.post("/api/events", data="nope", headers={**pin(), "Content-Type": "application/json"})
+    assert r.status_code == 400 and "JSON object" in r.json["reason"]
 
 
-def test_press_button(client):
-    client.post("/api/events", json={"type": "roll", "dice": [3]}, headers={"X-Refbox-Pin": "2468"})
-    r = client.post("/api/press/stop", headers={"X-Refbox-Pin": "2468"})
+def test_press_button_and_buttons(client):
+    client.post("/api/events", json={"type": "roll", "dice": [3]}, headers=pin())
+    r = client.post("/api/press/stop", headers=pin())
     assert r.json["accepted"]
     assert client.get("/api/view").json["players"][0]["score"] == 3
-    assert "stop" in client.get("/api/buttons").json
+    assert client.get("/api/buttons").json == ["stop", "undo"]
 
 
-def test_control_off_without_configured_pin(table):
-    client = create_app(table, {"TESTING": True}).test_client()
-    r = client.post("/api/events", json={"type": "roll", "dice": [5]}, headers={"X-Refbox-Pin": ""})
-    assert r.status_code == 403 and "no control PIN is configured" in r.json["reason"]
+def test_unknown_button_is_refused_with_the_buttons(client):
+    r = client.post("/api/press/fly", headers=pin())
+    assert r.status_code == 422 and "buttons: stop, undo" in r.json["reason"]
 
 
-def test_stream_sends_new_views(client, table):
-    resp = client.get("/stream?max=2", buffered=False)
-    chunks = resp.response
-    first = b""
-    while b"event: view" not in first:
-        first += next(chunks)
-    table.submit({"type": "roll", "dice": [6]}).result(5)
-    body = first + b"".join(chunks)
-    views = [json.loads(line[6:]) for line in body.decode().splitlines() if line.startswith("data: ")]
-    assert views[0]["turn_total"] == 0 and views[-1]["turn_total"] == 6
+def test_undo(client):
+    client.post("/api/events", json={"type": "roll", "dice": [4]}, headers=pin())
+    assert client.post("/api/undo", headers=pin()).json["accepted"]
+    assert client.get("/api/view").json["turn_total"] == 0
+
+
+def test_reading_goes_through_the_game(client):
+    r = client.post("/api/reading", json={"dice": [6]}, headers=pin())
+    assert r.json["accepted"] and r.json["event"]["source"] == "camera"
+    assert client.get("/api/view").json["turn_total"] == 6
+
+
+@pytest.mark.parametrize("body", [{"dice": [7]}, {"dice": "6"}, {"dice": [6], "x": 1}, {"dice": [True]}])
+def test_bad_reading_is_refused_naming_it(client, body):
+    r = client.post("/api/reading", json=body, headers=pin())
+    assert r.status_code == 400 and json.dumps(body) in r.json["reason"]
+
+
+def test_new_game_and_game_info(client):
+    r = client.post("/api/new-game", json={"game": "futsal", "players": ["Lviv", "Kyiv"], "options": {}}, headers=pin())
+    assert r.status_code == 200 and r.json["accepted"]
+    g = client.get("/api/game").json
+    assert g["header"]["game"] == "futsal" and g["info"]["family"] == "sports"
+    assert "start_stop" in g["buttons"] and "clock_start" in g["legal"]
+    assert client.get("/api/view").json["home"]["name"] == "Lviv"
+
+
+def test_bad_new_game_is_refused_and_the_game_stays(client):
+    r = client.post("/api/new-game", json={"game": "chess", "players": ["A", "B"]}, headers=pin())
+    assert r.status_code == 422 and "unknown game 'chess'" in r.json["reason"]
+    assert client.get("/api/game").json["header"]["game"] == "pig"
+
+
+def test_clock_set_for_field_sports(client):
+    client.post("/api/new-game", json={"game": "futsal", "players": ["Lviv", "Kyiv"]}, headers=pin())
+    r = client.post("/api/events", json={"type": "clock_set", "remaining": 600}, headers=pin())
+    assert r.json["accepted"], r.json
+    assert client.get("/api/view").json["clock"] == "10:00"
+
+
+def test_games_catalogue(client):
+    games = {g["name"]: g for g in client.get("/api/games").json}
+    assert {"pig", "futsal", "all-fives", "snooker"} <= set(games)
+    assert any(o["name"] == "target" for o in games["pig"]["options"])
+
+
+def test_history_is_the_journal_newest_first(client):
+    for d in ([3], [5]):
+        client.post("/api/events", json={"type": "roll", "dice": d}, headers=pin())
+    client.post("/api/press/stop", headers=pin())
+    h = client.get("/api/history").json
+    assert h["header"]["game"] == "pig" and h["total"] == 3
+    assert [e["event"]["type"] for e in h["events"]] == ["stop", "roll", "roll"]
+    assert [e["seq"] for e in h["events"]] == [3, 2, 1]
+    assert [e["seq"] for e in client.get("/api/history?after=1&limit=1").json["events"]] == [3]
+    assert client.get("/api/history?limit=0").status_code == 400
+
+
+def test_tile_proposals_for_dominoes(client):
+    client.post("/api/new-game", json={"game": "all-fives", "players": ["Ann", "Bob"]}, headers=pin())
+    client.post("/api/events", json={"type": "new_hand"}, headers=pin())
+    assert client.get("/api/proposals?tile=6-2").json == [{"type": "play", "tile": [6, 2], "source": "camera"}]
+    assert client.get("/api/proposals?tile=9-9").status_code == 400
+
+
+def test_tile_proposals_refused_for_dice(client):
+    assert client.get("/api/proposals?tile=6-2").status_code == 422
+
+
+def test_health_absent_and_present(app, client):
+    assert client.get("/api/health").json == {}
+    app.extensions["refbox.health"] = lambda: {"camera": {"ok": False, "detail": "no frames for 5 s"}}
+    assert client.get("/api/health").json == {"camera": {"ok": False, "detail": "no frames for 5 s"}}
+
+
+def test_broken_health_check_is_itself_a_fault(app, client):
+    def broken():
+        raise OSError("i2c bus gone")
+
+    app.extensions["refbox.health"] = broken
+    assert client.get("/api/health").json["health"]["ok"] is False
+
+
+def test_i18n_hook_is_installed(app):
+    assert "jinja2.ext.InternationalizationExtension" in app.jinja_env.extensions
+
+
+def test_secret_key_generated_when_not_configured(table):
+    a, b = create_app(table, {"TESTING": True}), create_app(table, {"TESTING": True})
+    assert len(a.config["SECRET_KEY"]) == 64 and a.config["SECRET_KEY"] != b.config["SECRET_KEY"]
+    assert create_app(table, {"SECRET_KEY": "fixed"}).config["SECRET_KEY"] == "fixed"

@@ -1,0 +1,111 @@
+"""Renders the web pages for the docs: docs/img/web-*.png.
+
+A real table and journal (in a temporary folder), the real web app on a free local
+port, Debian's Chromium through Playwright. Run from the repository root:
+
+    PYTHONPATH=. python docs/img/make_screenshots.py [--out docs/img]
+
+The futsal match runs on a hand-set table clock so the picture is the same each time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, Served, chromium_missing
+
+OUT = Path(__file__).resolve().parent
+
+
+class HandClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def pig(tmp: Path) -> Served:
+    s = Served(tmp / "pig.sqlite3", {"game": "pig", "players": ["Ann", "Bob", "Cid"], "options": {"target": 100}})
+    for d in ([6], [4], [5], "stop", [3], [1], [6], [6], [2], "stop", [4], [5], [3], "stop", [5], [6]):
+        s.submit({"type": "stop"} if d == "stop" else {"type": "roll", "dice": d})
+    return s
+
+
+def futsal(tmp: Path) -> Served:
+    clock = HandClock()
+    s = Served(tmp / "futsal.sqlite3", {"game": "futsal", "players": ["Lviv", "Kyiv"]}, clock=clock)
+    steps: list[tuple[int, dict[str, Any]]] = [
+        (0, {"type": "clock_start"}),
+        (95, {"type": "foul", "team": "home", "player": 4}),
+        (130, {"type": "goal", "team": "home", "player": 10}),
+        (131, {"type": "clock_stop", "reason": "goal"}),
+        (150, {"type": "clock_start"}),
+        (200, {"type": "foul", "team": "away", "player": 7}),
+        (260, {"type": "foul", "team": "home", "player": 6}),
+        (300, {"type": "goal", "team": "away", "player": 9}),
+        (301, {"type": "clock_stop", "reason": "goal"}),
+        (320, {"type": "clock_start"}),
+        (380, {"type": "foul", "team": "home", "player": 8}),
+        (400, {"type": "card", "team": "home", "color": "red", "player": 8, "reason": "serious foul play"}),
+        (402, {"type": "clock_stop", "reason": "foul"}),
+        (420, {"type": "clock_start"}),
+        (470, {"type": "goal", "team": "home", "player": 11}),
+    ]
+    for t, ev in steps:
+        clock.now = float(t)
+        s.submit({**ev, "t": t})
+    clock.now = 500.0
+    return s
+
+
+def shoot(page: Any, url: str, path: Path, full: bool = False) -> None:
+    page.goto(url)
+    page.wait_for_selector("#status.live")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path), full_page=full)
+    print(f"{path}: {path.stat().st_size // 1024} KB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    why = chromium_missing()
+    if why:
+        print(f"make_screenshots: {why}", file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as d, sync_playwright() as p:
+        tmp = Path(d)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        tv = browser.new_page(viewport={"width": 1280, "height": 720})
+        served = pig(tmp)
+        try:
+            shoot(tv, served.url + "/", args.out / "web-pig.png")
+            ctl = browser.new_page(viewport={"width": 1024, "height": 768})
+            ctl.goto(served.url + "/login")
+            ctl.fill("#pin", served.pin)
+            ctl.click("#login-button")
+            ctl.wait_for_url("**/control")
+            ctl.wait_for_selector("#buttons button")
+            shoot(ctl, served.url + "/control", args.out / "web-control.png", full=True)
+        finally:
+            served.stop()
+        served = futsal(tmp)
+        try:
+            shoot(tv, served.url + "/", args.out / "web-futsal.png")
+        finally:
+            served.stop()
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

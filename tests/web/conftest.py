@@ -1,0 +1,44 @@
+import pytest
+
+from refbox.journal import Journal
+from refbox.table import Table
+from web import create_app
+
+PIN = "2468"
+
+
+class Clock:
+    """A hand-driven monotonic clock for the rate limiter."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.01)
+    t.start()
+    yield t
+    t.stop()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def app(table, clock):
+    return create_app(table, {"TESTING": True, "CONTROL_PIN": PIN, "TABLE_NAME": "table-7", "RATE_CLOCK": clock})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def pin(value=PIN):
+    return {"X-Refbox-Pin": value}

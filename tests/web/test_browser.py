@@ -1,0 +1,237 @@
+"""The pages in a real browser: Debian's Chromium through Playwright, a real table and
+journal, a real HTTP server on a free port. Missing Chromium is a failure, not a skip."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .browser import CHROMIUM, CHROMIUM_ARGS, Served, chromium_missing
+
+TIMEOUT = 10_000  # ms
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = chromium_missing()
+    if why:
+        pytest.fail(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
+    yield s
+    s.stop()
+
+
+def expect():
+    from playwright.sync_api import expect as e
+
+    e.set_options(timeout=TIMEOUT)
+    return e
+
+
+def test_page_loads_and_shows_the_view(page, served):
+    served.submit({"type": "roll", "dice": [4]})
+    page.goto(served.url + "/")
+    e = expect()
+    e(page.locator("#table-name")).to_have_text("table-7")
+    e(page.locator("#players .player.active .name")).to_have_text("Ann")
+    e(page.locator("#turn .who")).to_have_text("Ann to play")
+    e(page.locator("#turn .turn-total .value")).to_have_text("4")
+    e(page.locator("#dice svg.die")).to_have_attribute("aria-label", "die 4")
+    e(page.locator("#status")).to_have_class(re.compile("live"))
+    e(page.locator("#history-list li .type")).to_have_text(["roll"])
+    assert page.locator("#health").is_hidden()
+
+
+def test_event_arrives_without_reload(page, served):
+    page.goto(served.url + "/")
+    e = expect()
+    e(page.locator("#status")).to_have_class(re.compile("live"))
+    page.evaluate("window.__marker = 42")  # gone if the page reloads
+    served.submit({"type": "roll", "dice": [6]})
+    e(page.locator("#turn .turn-total .value")).to_have_text("6")
+    served.submit({"type": "stop"})
+    e(page.locator("#players .player").first.locator(".score")).to_have_text("6")
+    e(page.locator("#turn .who")).to_have_text("Bob to play")
+    e(page.locator("#history-list li .type")).to_have_text(["stop", "roll"])  # newest first
+    assert page.evaluate("window.__marker") == 42
+
+
+def test_undone_events_are_struck_through(page, served):
+    served.submit({"type": "roll", "dice": [3]})
+    served.submit({"type": "roll", "dice": [4]})
+    page.goto(served.url + "/")
+    e = expect()
+    e(page.locator("#status")).to_have_class(re.compile("live"))
+    served.submit({"type": "undo"})
+    e(page.locator("#history-list li .type")).to_have_text(["undo", "roll", "roll"])
+    e(page.locator("#history-list li.undone .seq")).to_have_text(["2"])
+    e(page.locator("#turn .turn-total .value")).to_have_text("3")
+
+
+def test_health_fault_shows_a_banner(page, served):
+    state = {"camera": {"ok": True, "detail": ""}}
+    served.app.extensions["refbox.health"] = lambda: state
+    page.goto(served.url + "/")
+    e = expect()
+    e(page.locator("#status")).to_have_class(re.compile("live"))
+    assert page.locator("#health").is_hidden()
+    state = {"camera": {"ok": False, "detail": "no frames for 5 s"}}
+    served.submit({"type": "roll", "dice": [2]})  # any traffic; health is also checked on its own
+    e(page.locator("#health")).to_contain_text("camera")
+    e(page.locator("#health")).to_contain_text("no frames for 5 s")
+
+
+def test_control_panel_refuses_without_pin_and_works_with_it(page, served):
+    e = expect()
+    page.goto(served.url + "/control")
+    assert page.url.endswith("/login")
+    # the API refuses a browser that has not logged in
+    status = page.evaluate("""fetch('/api/press/stop', {method: 'POST'}).then(r => r.status)""")
+    assert status == 403
+    page.fill("#pin", "1111")
+    page.click("#login-button")
+    e(page.locator("#login-error")).to_have_text("wrong PIN")
+    assert served.table.journal.count(served.table.game_id) == 0
+
+    page.fill("#pin", served.pin)
+    page.click("#login-button")
+    page.wait_for_url(re.compile(r"/control$"))
+    e(page.locator("#buttons button")).to_have_text(["stop", "undo"])
+    e(page.locator("#status")).to_have_class(re.compile("live"))
+    page.select_option("#event-type", "roll")
+    page.fill("#event-fields", "dice=5")
+    page.click("#event-form button[type=submit]")
+    e(page.locator("#answer")).to_contain_text("accepted")
+    e(page.locator("#turn .turn-total .value")).to_have_text("5")
+    page.click("#buttons button[data-button=stop]")
+    e(page.locator("#players .player").first.locator(".score")).to_have_text("5")
+    assert served.table.view.data["players"][0]["score"] == 5
+    # a POST without the page's CSRF token is refused even with the session cookie
+    status = page.evaluate("""fetch('/api/undo', {method: 'POST'}).then(r => r.status)""")
+    assert status == 403 and served.table.view.data["players"][0]["score"] == 5
+
+
+def test_control_panel_new_game_and_clock(page, served):
+    e = expect()
+    page.goto(served.url + "/login")
+    page.fill("#pin", served.pin)
+    page.click("#login-button")
+    page.wait_for_url(re.compile(r"/control$"))
+    e(page.locator("#new-game option[value=futsal]")).to_have_count(1)
+    page.select_option("#new-game", "futsal")
+    page.fill("#new-players", "Lviv, Kyiv")
+    page.click("#new-game-button")
+    e(page.locator("#home .name")).to_have_text("Lviv")
+    e(page.locator("#clock-panel")).to_be_visible()
+    page.fill("#clock-input", "12:30")
+    page.select_option("#clock-kind", "remaining")  # futsal counts up a 20-minute half
+    page.click("#clock-form button[type=submit]")
+    e(page.locator("#clock")).to_have_text("07:30")
+    page.select_option("#clock-kind", "elapsed")
+    page.click("#clock-form button[type=submit]")
+    e(page.locator("#clock")).to_have_text("12:30")
+    assert served.table.session.header.game == "futsal"
+
+
+def test_stream_reconnects_after_a_restart_and_catches_up(page, tmp_path):
+    e = expect()
+    path = tmp_path / "j.sqlite3"
+    first = Served(path, {"game": "pig", "players": ["Ann", "Bob"]})
+    port = first.port
+    try:
+        first.submit({"type": "roll", "dice": [3]})
+        page.goto(first.url + "/")
+        e(page.locator("#turn .turn-total .value")).to_have_text("3")
+        e(page.locator("#status")).to_have_class(re.compile("live"))
+    finally:
+        first.stop()
+    e(page.locator("#status")).to_have_class(re.compile("reconnecting"))
+
+    second = Served(path, None, port=port)  # the restarted table, same journal and port
+    try:
+        second.submit({"type": "roll", "dice": [5]})  # happened while the page was cut off
+        second.submit({"type": "stop"})
+        e(page.locator("#status")).to_have_class(re.compile("live"), timeout=20_000)
+        e(page.locator("#players .player").first.locator(".score")).to_have_text("8")
+        e(page.locator("#turn .who")).to_have_text("Bob to play")
+        e(page.locator("#history-list li .type")).to_have_text(["stop", "roll", "roll"])
+        e(page.locator("#history-list li .seq")).to_have_text(["3", "2", "1"])
+        second.submit({"type": "roll", "dice": [2]})  # and it is live again
+        e(page.locator("#turn .turn-total .value")).to_have_text("2")
+    finally:
+        second.stop()
+
+
+def test_futsal_mirror_shows_clock_fouls_and_send_off(page, tmp_path):
+    s = Served(tmp_path / "j.sqlite3", {"game": "futsal", "players": ["Lviv", "Kyiv"]})
+    try:
+        s.submit({"type": "clock_start"})
+        s.submit({"type": "foul", "team": "home"})
+        s.submit({"type": "card", "team": "home", "color": "red"})
+        page.goto(s.url + "/")
+        e = expect()
+        e(page.locator("#home .score")).to_have_text("0")
+        e(page.locator("#home .fouls .value")).to_have_text("1")
+        e(page.locator("#home .penalties .penalty")).to_have_count(1)
+        e(page.locator("#home .card.red")).to_have_count(1)
+        e(page.locator("#clock")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+        e(page.locator("#period")).not_to_be_empty()
+    finally:
+        s.stop()
+
+
+def test_dominoes_tiles_are_drawn(page, tmp_path):
+    s = Served(tmp_path / "j.sqlite3", {"game": "all-fives", "players": ["Ann", "Bob"]})
+    try:
+        s.submit({"type": "new_hand"})
+        s.submit({"type": "play", "tile": [6, 2]})
+        page.goto(s.url + "/")
+        e = expect()
+        e(page.locator("#tiles svg.tile")).to_have_count(1)
+        e(page.locator("#tiles svg.tile")).to_have_attribute("aria-label", "tile 6-2")
+    finally:
+        s.stop()
+
+
+def test_control_panel_confirms_one_of_several_tile_placements(page, tmp_path):
+    s = Served(tmp_path / "j.sqlite3", {"game": "all-fives", "players": ["Ann", "Bob"]})
+    try:
+        s.submit({"type": "new_hand"})
+        s.submit({"type": "play", "tile": [6, 2]})
+        s.submit({"type": "play", "tile": [2, 2], "end": "right"})  # the spinner: 2-3 fits three ends
+        e = expect()
+        page.goto(s.url + "/login")
+        page.fill("#pin", s.pin)
+        page.click("#login-button")
+        page.wait_for_url(re.compile(r"/control$"))
+        e(page.locator("#tile-panel")).to_be_visible()
+        assert page.locator("#reading-panel").is_hidden()
+        page.fill("#tile-input", "2-3")
+        page.click("#tile-form button[type=submit]")
+        e(page.locator("#proposals button")).to_have_count(3)
+        page.locator("#proposals button", has_text="up").click()
+        e(page.locator("#answer")).to_contain_text("accepted")
+        e(page.locator("#tiles .arm svg.tile")).to_have_count(1)
+        assert s.table.view.data["arms"]["up"] == [[2, 3]]
+    finally:
+        s.stop()

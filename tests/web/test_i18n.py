@@ -1,0 +1,74 @@
+"""Every user-facing string of the templates goes through ``_()``, and the JavaScript
+takes its words from the page's ``#strings`` block."""
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+TEMPLATES = sorted((WEB / "templates").glob("*.html"))
+JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+SHOWN_ATTRS = {"placeholder", "aria-label", "title", "alt", "value"}
+
+
+class Bare(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.found, self.skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        for name, value in attrs:
+            if name in SHOWN_ATTRS and value and re.search(r"[A-Za-z]", value) and tag != "option":
+                self.found.append(f"<{tag} {name}={value!r}>")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip and re.search(r"[A-Za-z]", data):
+            self.found.append(data.strip())
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=[t.name for t in TEMPLATES])
+def test_no_bare_user_facing_text(template):
+    source = template.read_text(encoding="utf-8")
+    # a {{ ... }} without _( is data (names, views); a {% ... %} is logic: drop both
+    source_text = re.sub(r"\{% block body_class %\}.*?\{% endblock %\}", "", source)  # a CSS class
+    stripped = JINJA.sub("", source_text)
+    parser = Bare()
+    parser.feed(stripped)
+    assert parser.found == []
+    wrapped = re.findall(r"\{\{ ?_\((['\"])(.+?)\1\) ?\}\}", source)
+    if template.name not in ("board.html",):
+        assert wrapped, "a page without any translatable string?"
+
+
+def test_javascript_has_no_words_of_its_own(client):
+    page = client.get("/").get_data(as_text=True)
+    strings = json.loads(re.search(r'<script type="application/json" id="strings">(.*?)</script>', page, re.S).group(1))
+    used = set()
+    for js in (WEB / "static").glob("*.js"):
+        text = js.read_text(encoding="utf-8")
+        used |= set(re.findall(r"\bS\.(\w+)", text))
+    assert used - {"fields"} <= set(strings), used - set(strings)
+
+
+def test_translations_reach_the_page(app, client):
+    """Installing a catalogue changes the page and the JavaScript's words."""
+
+    class Shout:
+        def gettext(self, s):
+            return s.upper()
+
+        def ngettext(self, s, p, n):
+            return (s if n == 1 else p).upper()
+
+    app.jinja_env.install_gettext_translations(Shout(), newstyle=True)
+    page = client.get("/").get_data(as_text=True)
+    assert "HISTORY" in page and '"to_play": "{NAME} TO PLAY"' in page

@@ -1,0 +1,206 @@
+// Refbox control panel: keypad buttons, dice readings, tile placements, clock, free-form
+// events, new game. Every POST carries the session's CSRF token (X-CSRF-Token).
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const { S, el, fmt } = window.Refbox;
+  const CSRF = document.querySelector('meta[name="csrf-token"]').content;
+  let games = [];
+  let currentGame = null;
+
+  async function post(url, body) {
+    $("answer").textContent = S.sent;
+    let r, a;
+    try {
+      r = await fetch(url, { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
+        body: body === undefined ? undefined : JSON.stringify(body) });
+      a = await r.json();
+    } catch (err) {
+      $("answer").textContent = `${S.refused}: ${err}`;
+      $("answer").className = "answer refused";
+      return null;
+    }
+    const ok = r.ok && a.accepted;
+    $("answer").textContent = ok ? `${S.accepted}: ${JSON.stringify(a.event)}` : `${S.refused}: ${a.reason}`;
+    $("answer").className = "answer " + (ok ? "accepted" : "refused");
+    if (ok) loadGame();
+    return a;
+  }
+  const say = (msg) => { $("answer").textContent = msg; $("answer").className = "answer refused"; };
+
+  function parseDice(text) {
+    const dice = text.split(/[\s,]+/).filter(Boolean).map(Number);
+    return dice.length && dice.every((d) => Number.isInteger(d) && d >= 1 && d <= 6) ? dice : null;
+  }
+  function parseValue(s) {
+    try { return JSON.parse(s); } catch (_) { /* not JSON: a list or a word */ }
+    if (s.includes(",")) return s.split(",").filter(Boolean).map(parseValue);
+    return s;
+  }
+  const LIST_FIELDS = ["dice", "tile", "keep", "kept", "held", "hold"];  // dice=5 means [5]
+  function parseFields(text) {
+    text = text.trim();
+    if (!text) return {};
+    if (text.startsWith("{")) {
+      const o = JSON.parse(text);
+      if (typeof o !== "object" || o === null || Array.isArray(o)) throw new Error(S.bad_fields);
+      return o;
+    }
+    const out = {};
+    for (const pair of text.split(/\s+/)) {
+      const i = pair.indexOf("=");
+      if (i < 1) throw new Error(S.bad_fields);
+      const key = pair.slice(0, i);
+      const value = parseValue(pair.slice(i + 1));
+      out[key] = LIST_FIELDS.includes(key) && !Array.isArray(value) ? [value] : value;
+    }
+    return out;
+  }
+
+  async function loadGame() {
+    const g = await (await fetch("/api/game")).json();
+    const same = currentGame && currentGame.id === g.id && JSON.stringify(currentGame.legal) === JSON.stringify(g.legal);
+    currentGame = g;
+    if (same) return;
+    $("buttons").replaceChildren(...g.buttons.map((n) => {
+      const b = el("button", "key" + (n === "undo" ? " undo" : ""), n.replace(/_/g, " "));
+      b.type = "button";
+      b.dataset.button = n;
+      b.onclick = () => post(`/api/press/${encodeURIComponent(n)}`);
+      return b;
+    }));
+    const events = g.info.events;
+    const chosen = $("event-type").value;
+    $("event-type").replaceChildren(...events.map((t) => {
+      const o = el("option", g.legal.includes(t) ? "legal" : "later", t.replace(/_/g, " "));
+      o.value = t;
+      return o;
+    }));
+    if (events.includes(chosen)) $("event-type").value = chosen;
+    else if (g.legal.length) $("event-type").value = g.legal[0];
+    $("clock-panel").hidden = !events.includes("clock_set");
+    $("tile-panel").hidden = g.info.family !== "dominoes";
+    $("reading-panel").hidden = g.info.family === "dominoes" || g.info.family === "sports";
+  }
+
+  function optionInput(o) {
+    const row = el("div", "row option");
+    const id = "opt-" + o.name;
+    const lab = el("label", "", o.name.replace(/_/g, " "));
+    lab.htmlFor = id;
+    let input;
+    if (o.choices) {
+      input = el("select");
+      for (const c of o.choices) { const op = el("option", "", String(c)); op.value = JSON.stringify(c); input.append(op); }
+      input.value = JSON.stringify(o.default);
+    } else if (typeof o.default === "boolean") {
+      input = el("input");
+      input.type = "checkbox";
+      input.checked = o.default;
+    } else {
+      input = el("input");
+      input.type = typeof o.default === "number" ? "number" : "text";
+      if (o.range) { input.min = o.range[0]; input.max = o.range[1]; }
+      if (typeof o.default === "number" && !Number.isInteger(o.default)) input.step = "any";
+      input.value = o.default;
+    }
+    input.id = id;
+    input.dataset.option = o.name;
+    input.dataset.default = JSON.stringify(o.default);
+    row.append(lab, input, el("span", "hint", o.help));
+    return row;
+  }
+  function showGameForm() {
+    const g = games.find((x) => x.name === $("new-game").value);
+    if (!g) return;
+    $("new-game-info").textContent = `${g.title}${g.native ? " — " + g.native : ""} · ${g.family} · ${g.players[0]}..${g.players[1]}`;
+    $("new-options").replaceChildren(...g.options.map(optionInput));
+  }
+  async function loadGames() {
+    games = await (await fetch("/api/games")).json();
+    $("new-game").replaceChildren(...games.map((g) => { const o = el("option", "", `${g.title} (${g.name})`); o.value = g.name; return o; }));
+    if (currentGame) {
+      $("new-game").value = currentGame.header.game;
+      $("new-players").value = currentGame.header.players.join(", ");
+    }
+    showGameForm();
+  }
+
+  $("new-game").addEventListener("change", showGameForm);
+  $("new-game-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const options = {};
+    for (const input of $("new-options").querySelectorAll("[data-option]")) {
+      let v;
+      if (input.type === "checkbox") v = input.checked;
+      else if (input.tagName === "SELECT") v = JSON.parse(input.value);
+      else if (input.type === "number") v = Number(input.value);
+      else v = input.value;
+      if (JSON.stringify(v) !== input.dataset.default) options[input.dataset.option] = v;
+    }
+    const players = $("new-players").value.split(",").map((s) => s.trim()).filter(Boolean);
+    post("/api/new-game", { game: $("new-game").value, players, options });
+  });
+
+  $("reading-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const dice = parseDice($("reading-dice").value);
+    if (!dice) return say(S.bad_dice);
+    post("/api/reading", { dice });
+  });
+
+  $("tile-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await fetch("/api/proposals?tile=" + encodeURIComponent($("tile-input").value.trim()));
+    const a = await r.json();
+    if (!r.ok) return say(`${S.refused}: ${a.reason}`);
+    const box = $("proposals");
+    if (!a.length) { box.replaceChildren(el("span", "hint", S.no_proposals)); return; }
+    box.replaceChildren(...a.map((ev) => {
+      const b = el("button", "proposal", `${S.confirm}: ${ev.tile.join("-")}${ev.end ? " → " + ev.end : ""}`);
+      b.type = "button";
+      b.onclick = () => { const { source, ...clean } = ev; post("/api/events", clean).then(() => box.replaceChildren()); };
+      return b;
+    }));
+  });
+
+  $("clock-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const m = $("clock-input").value.trim().match(/^(\d{1,3})(?::([0-5]?\d))?$/);
+    if (!m) return say(S.bad_clock);
+    const seconds = Number(m[1]) * (m[2] === undefined ? 1 : 60) + Number(m[2] || 0);
+    post("/api/events", { type: "clock_set", [$("clock-kind").value]: seconds });
+  });
+
+  $("event-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    let fields;
+    try { fields = parseFields($("event-fields").value); } catch (err) { return say(`${S.bad_fields} (${err.message})`); }
+    post("/api/events", { ...fields, type: $("event-type").value });
+  });
+
+  // Hook for ambiguous readings: a view that carries "proposals" (a list of events the
+  // camera's reading could be) gets one confirm button each. No game's view has the
+  // field yet; the dominoes tile form above asks /api/proposals instead.
+  function showPending(v) {
+    const list = Array.isArray(v.proposals) ? v.proposals.filter((p) => p && typeof p.type === "string") : [];
+    $("pending-panel").hidden = !list.length;
+    $("pending").replaceChildren(...list.map((ev) => {
+      const { source, t, ...clean } = ev;
+      const b = el("button", "proposal", `${S.confirm}: ${ev.type} ${JSON.stringify({ ...clean, type: undefined })}`);
+      b.type = "button";
+      b.onclick = () => post("/api/events", clean);
+      return b;
+    }));
+  }
+
+  // the buttons and the event types follow the game (a new game changes them)
+  let shownGame = null;
+  window.Refbox.onView((v) => {
+    if (v.game !== shownGame) { shownGame = v.game; loadGame(); }
+    showPending(v);
+    if (v.dice && Array.isArray(v.dice) && !$("reading-dice").matches(":focus")) $("reading-dice").placeholder = v.dice.join(" ") || $("reading-dice").placeholder;
+  });
+  loadGame().then(loadGames);
+})();
