@@ -235,3 +235,27 @@ def test_control_panel_confirms_one_of_several_tile_placements(page, tmp_path):
         assert s.table.view.data["arms"]["up"] == [[2, 3]]
     finally:
         s.stop()
+
+
+def test_control_panel_confirms_an_ambiguous_camera_reading(page, tmp_path):
+    """The camera sees 2-3 next to the spinner 2-2: three ends fit, so the table holds
+    the proposals in the view and the operator confirms one with a click."""
+    s = Served(tmp_path / "j.sqlite3", {"game": "all-fives", "players": ["Ann", "Bob"]})
+    try:
+        s.submit({"type": "new_hand"})
+        s.submit({"type": "play", "tile": [6, 2]})
+        s.submit({"type": "play", "tile": [2, 2], "end": "right"})
+        r = s.table.tiles([[6, 2], [2, 2], [2, 3]]).result(5)
+        assert not r.accepted and "ambiguous" in r.reason
+        e = expect()
+        page.goto(s.url + "/login")
+        page.fill("#pin", s.pin)
+        page.click("#login-button")
+        page.wait_for_url(re.compile(r"/control$"))
+        e(page.locator("#pending button")).to_have_count(3)
+        page.locator("#pending button", has_text="down").click()
+        e(page.locator("#answer")).to_contain_text("accepted")
+        e(page.locator("#pending-panel")).to_be_hidden()
+        assert s.table.view.data["arms"]["down"] == [[2, 3]] and "proposals" not in s.table.view.data
+    finally:
+        s.stop()

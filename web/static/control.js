@@ -180,9 +180,9 @@
     post("/api/events", { ...fields, type: $("event-type").value });
   });
 
-  // Hook for ambiguous readings: a view that carries "proposals" (a list of events the
-  // camera's reading could be) gets one confirm button each. No game's view has the
-  // field yet; the dominoes tile form above asks /api/proposals instead.
+  // Ambiguous readings: while the view carries "proposals" (the events the camera's
+  // reading could be, e.g. a domino tile that fits several open ends) each gets a
+  // confirm button; the tile form above asks /api/proposals for a tile typed by hand.
   function showPending(v) {
     const list = Array.isArray(v.proposals) ? v.proposals.filter((p) => p && typeof p.type === "string") : [];
     $("pending-panel").hidden = !list.length;
