@@ -222,6 +222,34 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     log.info("camera: %s", source_spec)
 
 
+def session_key(journal_path: str) -> str | None:
+    """The key that signs control-panel logins, kept beside the journal (mode 0600) so a
+    restart or a power cut does not log the operator out; None for an in-memory journal.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> k = session_key(os.path.join(d, "j.sqlite3"))
+    >>> k == session_key(os.path.join(d, "j.sqlite3")), len(k), oct(os.stat(os.path.join(d, "web-session.key")).st_mode & 0o777)
+    (True, 64, '0o600')
+    """
+    if journal_path == ":memory:":
+        return None
+    import secrets
+
+    path = Path(journal_path).parent / "web-session.key"
+    try:
+        key = path.read_text(encoding="ascii").strip()
+        if len(key) >= 32:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key + "\n")
+    return key
+
+
 def start_web(cfg: Config, table: Table, devices: Devices, port: int | None, sim: bool = False) -> threading.Thread:
     from werkzeug.serving import make_server
 
@@ -233,7 +261,7 @@ def start_web(cfg: Config, table: Table, devices: Devices, port: int | None, sim
 
         pin = f"{secrets.randbelow(10**6):06d}"
         log.warning("SIMULATION: no web.pin configured; the control PIN for this run is %s", pin)
-    app = create_app(table, {"CONTROL_PIN": pin, "TABLE_NAME": cfg.table.name})
+    app = create_app(table, {"CONTROL_PIN": pin, "TABLE_NAME": cfg.table.name, "SECRET_KEY": session_key(table.journal.path)})
     if devices.presser is not None:
         app.extensions["refbox.press"] = devices.presser
     server = make_server(cfg.web.host, cfg.web.port if port is None else port, app, threaded=True)
