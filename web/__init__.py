@@ -18,6 +18,8 @@ def create_app(table: Any, test_config: Mapping[str, Any] | None = None) -> Flas
     if test_config:
         app.config.from_mapping(test_config)
     app.extensions["refbox.table"] = table
+    from . import i18n  # per-request translations (docs/i18n.md)
+    i18n.init_app(app)
 
     from . import api, mirror
 
