@@ -179,7 +179,7 @@ def format_decimal(value: float | int, lang: str) -> str:
 def format_percent(value: float, lang: str) -> str:
     from babel.numbers import format_percent as fp
 
-    return fp(value, locale=BABEL_LOCALES[check_language(lang)], format="#,##0.#%")
+    return fp(value, locale=BABEL_LOCALES[check_language(lang)], decimal_quantization=False)
 
 
 def format_datetime(value: _dt.datetime, lang: str, fmt: str = "medium") -> str:

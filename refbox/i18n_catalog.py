@@ -78,17 +78,18 @@ def extract() -> Catalog:
             str(ROOT / folder), method_map, OPTIONS_MAP, keywords=KEYWORDS, comment_tags=("NOTE:",),
             strip_comment_tags=True,
         ):
-            where = (f"{folder}/{filename}", lineno)
-            if cat.get(message, context) is not None:
-                cat.get(message, context).locations.append(where)  # type: ignore[union-attr]
+            location = (f"{folder}/{filename}", lineno)
+            found = cat.get(message, context)
+            if found is not None:
+                found.locations.append(location)
             else:
-                cat.add(message, locations=[where], auto_comments=comments, context=context)
-    for msgid, context, where in _dynamic_messages():
+                cat.add(message, locations=[location], auto_comments=comments, context=context)
+    for msgid, ctx, where in _dynamic_messages():
         if not msgid:
             continue
-        existing = cat.get(msgid, context)
+        existing = cat.get(msgid, ctx)
         if existing is None:
-            cat.add(msgid, context=context, auto_comments=[where])
+            cat.add(msgid, context=ctx, auto_comments=[where])
         elif where not in existing.auto_comments:
             existing.auto_comments.append(where)
     return cat
@@ -132,7 +133,9 @@ def compile_all() -> None:
 def placeholders(text: str) -> tuple[list[str], list[str]]:
     """Brace names (``{winner}``) and percent names (``%(n)s``/``%s``) in ``text``."""
     braces = sorted(m.group(1) for m in BRACE.finditer(text))
-    percents = sorted(m.group(1) or m.group(0) for m in PERCENT.finditer(text) if m.group(0) != "%%")
+    # a named placeholder counts with its conversion: %(n)s and %(n)d are different
+    percents = sorted(f"{m.group(1)}:{m.group(0)[-1]}" if m.group(1) else m.group(0)
+                      for m in PERCENT.finditer(text) if m.group(0) != "%%")
     return braces, percents
 
 
