@@ -194,6 +194,13 @@ def format_date(value: _dt.date, lang: str, fmt: str = "long") -> str:
     return fd(value, format=fmt, locale=BABEL_LOCALES[check_language(lang)])
 
 
+#: The phases of rules/sports/match.py build_phases (tests check the list is complete).
+PERIOD_NAMES: tuple[str, ...] = (
+    "1st half", "half-time", "2nd half", "full time", "extra time 1st half",
+    "extra time interval", "extra time 2nd half", "end of extra time", "kicks from the mark",
+)
+
+
 # --- games and options ---------------------------------------------------------------
 
 

@@ -63,11 +63,7 @@ def _dynamic_messages() -> Iterable[tuple[str, str | None, str]]:
         yield text, "display", "firmware_bridge/glyphs.py"
 
 
-#: The phases of rules/sports/match.py build_phases (tests check the list is complete).
-PERIOD_NAMES: tuple[str, ...] = (
-    "1st half", "half-time", "2nd half", "full time", "extra time 1st half",
-    "extra time interval", "extra time 2nd half", "end of extra time", "kicks from the mark",
-)
+PERIOD_NAMES = i18n.PERIOD_NAMES
 
 
 def extract() -> Catalog:

@@ -11,13 +11,17 @@
 - remembers a ``?lang=`` choice in the cookie;
 - adds ``reason_text`` (the refusal in the request's language) beside ``reason`` to
   JSON answers of refused events, leaving ``reason`` itself unchanged;
-- gives templates ``lang`` (for ``<html lang>``) and the filters ``number`` and
-  ``datetime`` (Babel, by locale). The match clock is never reformatted.
+- gives templates ``lang`` (for ``<html lang>``), the filters ``number`` and
+  ``datetime`` (Babel, by locale; the match clock is never reformatted) and
+  ``i18n_js``: what the page's script needs in the request's language (its own
+  messages :data:`JS_MESSAGES`, the games' names, the period names), for
+  ``<script id="i18n" type="application/json">{{ i18n_js|tojson }}</script>``.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -25,6 +29,19 @@ from flask import Flask, Response, g, request
 from refbox import i18n
 
 LANGUAGE_KEY = "LANGUAGE"  # app.config: the table's configured language
+
+#: Texts the mirror page's script writes itself (brace placeholders, filled in JS).
+JS_MESSAGES: tuple[str, ...] = (
+    i18n.N_("live"),
+    i18n.N_("reconnecting…"),
+    i18n.N_("{turn} to play"),
+    i18n.N_("series {total}"),
+    i18n.N_("{winner} wins"),
+    i18n.N_("accepted: {event}"),
+    i18n.N_("refused: {reason}"),
+    i18n.N_("fouls {n}"),
+    i18n.N_("timeouts {n}"),
+)
 
 
 def current_language() -> str:
@@ -94,6 +111,19 @@ def _datetime(value: Any, fmt: str = "medium") -> str:
     return i18n.format_datetime(value, current_language(), fmt)
 
 
+@lru_cache(maxsize=None)
+def js_catalogue(lang: str) -> dict[str, dict[str, str]]:
+    """Messages, game names and period names in ``lang`` for the page's script."""
+    from rules import all_games
+
+    tr = i18n.translations(lang)
+    return {
+        "messages": {m: tr.gettext(m) for m in JS_MESSAGES},
+        "games": {g.name: i18n.game_title(g.name, g.title, lang) for g in all_games()},
+        "periods": {p: tr.pgettext("period", p) for p in i18n.PERIOD_NAMES},
+    }
+
+
 def init_app(app: Flask) -> None:
     """Per-request translations for the app's templates (see the module docstring)."""
     if "jinja2.ext.InternationalizationExtension" not in app.jinja_env.extensions:
@@ -105,4 +135,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["datetime"] = _datetime
     app.before_request(choose_language)
     app.after_request(remember_and_translate)
-    app.context_processor(lambda: {"lang": current_language(), "languages": i18n.LANGUAGES})
+    app.context_processor(lambda: {"lang": current_language(), "languages": i18n.LANGUAGES,
+                                   "i18n_js": js_catalogue(current_language())})

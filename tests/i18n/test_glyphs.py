@@ -90,7 +90,7 @@ def test_luma_draws_ukrainian_text_with_the_font(font):
     assert textsize(word, font=font) == (8 * len(word), 8)
     img = Image.new("1", (8 * len(word), 8))
     text(ImageDraw.Draw(img), (0, 0), word, fill="white", font=font)
-    lit = sum(1 for px in img.getdata() if px)
+    lit = img.convert("L").histogram()[255]
     expected = sum(bin(col).count("1") for ch in word for col in font[ord(ch)])
     assert lit == expected > 0
 
@@ -98,3 +98,17 @@ def test_luma_draws_ukrainian_text_with_the_font(font):
 def test_glyph_rows_must_be_eight_by_eight():
     with pytest.raises(ValueError):
         glyphs._columns(["#"] * 7)
+
+
+def test_the_documented_table_is_the_code_table():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "i18n.md").read_text(encoding="utf-8")
+    rows = [line for line in doc.splitlines() if line.startswith(("| letter", "| Latin", "| shows as"))]
+    pairs = {}
+    for head, shown in zip(rows[0::2], rows[1::2]):
+        letters = [c.strip() for c in head.split("|")[2:-1]]
+        forms = [c.strip().strip("`") for c in shown.split("|")[2:-1]]
+        pairs.update(zip(letters, forms))
+    table = {k: v for k, v in glyphs.SEGMENT_SUBSTITUTES.items() if k.isalpha()}
+    assert pairs == table

@@ -195,3 +195,24 @@ def test_games_in_english_unchanged():
 def test_games_refuses_an_unknown_language():
     r = refbox("games", "--lang", "de")
     assert r.returncode == 2 and "invalid choice: 'de'" in r.stderr
+
+
+def test_page_script_gets_its_messages_and_names_in_the_language(table):
+    from web.i18n import JS_MESSAGES, js_catalogue
+
+    uk = js_catalogue("uk")
+    assert set(uk["messages"]) == set(JS_MESSAGES)
+    assert uk["messages"]["{winner} wins"] == "переміг {winner}"
+    assert uk["games"]["pig"] == "Свиня" and js_catalogue("ru")["games"]["pig"] == "Свинья"
+    assert uk["periods"]["half-time"] == "перерва"
+    app = create_app(table, {"TESTING": True})
+    with app.test_request_context("/?lang=ru"):
+        app.preprocess_request()
+        out = app.jinja_env.from_string("{{ i18n_js|tojson }}").render(**_context(app))
+    assert json.loads(out)["messages"]["live"] == "в эфире"
+
+
+def _context(app):
+    ctx = {}
+    app.update_template_context(ctx)
+    return ctx
