@@ -91,11 +91,18 @@ def extract() -> Catalog:
     return cat
 
 
+_DATES = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*\\n"$', re.M)
+
+
 def _write(cat: Catalog, path: Path) -> None:
+    """Write a catalogue; leave the file alone when only its dates would change."""
     buf = io.BytesIO()
     write_po(buf, cat, width=100, omit_header=False, sort_output=True, include_previous=False)
+    data = buf.getvalue()
+    if path.exists() and _DATES.sub(b"", path.read_bytes()) == _DATES.sub(b"", data):
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(buf.getvalue())
+    path.write_bytes(data)
 
 
 def read(lang: str) -> Catalog:

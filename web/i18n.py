@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -86,19 +87,13 @@ def remember_and_translate(response: Response) -> Response:
     asked = request.args.get("lang")
     if asked and asked in i18n.LANGUAGES:
         response.set_cookie(i18n.COOKIE, asked, max_age=365 * 24 * 3600, samesite="Lax")
-    lang = current_language()
-    if response.is_json and not response.direct_passthrough:
+    # only refusals are rewritten (4xx): the views served as JSON are never re-parsed
+    if 400 <= response.status_code < 500 and response.is_json and not response.direct_passthrough:
         data = response.get_json(silent=True)
         if isinstance(data, dict) and isinstance(data.get("reason"), str) and data.get("accepted") is False:
-            data["reason_text"] = i18n.translate_reason(data["reason"], lang)
-            response.set_data(Response(_json(data)).get_data())
+            data["reason_text"] = i18n.translate_reason(data["reason"], current_language())
+            response.set_data(json.dumps(data, ensure_ascii=False).encode("utf-8"))
     return response
-
-
-def _json(data: Any) -> str:
-    import json
-
-    return json.dumps(data, ensure_ascii=False)
 
 
 def _number(value: Any) -> str:
