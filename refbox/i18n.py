@@ -201,6 +201,13 @@ PERIOD_NAMES: tuple[str, ...] = (
 )
 
 
+#: What the field sports refuse outside play (``no {what} during {period}``).
+WHAT_NAMES: tuple[str, ...] = (
+    "accumulated foul", "added time", "time-out", "goal", "foul", "kick", "card", "send_off",
+    "four_seconds", "four_seconds_cancel", "four_seconds_end", "score", "substitution",
+)
+
+
 # --- games and options ---------------------------------------------------------------
 
 
@@ -303,6 +310,7 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("no {what} during {period}"),
     N_("no period is being played ({period})"),
     N_("the clock does not run during {period}"),
+    N_("the clock does not run during {period}; call next_period"),
     N_("the clock is not running"),
     N_("the clock is already running"),
     N_("no time-out is running"),
@@ -313,7 +321,7 @@ REASON_PATTERNS: tuple[str, ...] = (
 )
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_NESTED = ("reason", "why")
+_NESTED = ("reason", "why")  # placeholders that hold a reason of their own
 
 
 def _pattern_regex(msgid: str) -> re.Pattern[str]:
@@ -394,8 +402,16 @@ def _translate_bare(text: str, lang: str) -> str:
     if found is None:
         return text
     msgid, values = found
-    values = {k: (_translate_bare(v, lang) if k in _NESTED else v) for k, v in values.items()}
-    return gettext_for(lang, msgid).format(**values)
+    out: dict[str, str] = {}
+    for k, v in values.items():
+        if k in _NESTED:
+            v = _translate_bare(v, lang)
+        elif k == "period":  # the field sports' period names are in the catalogue too
+            v = period_name(v, lang)
+        elif k == "what":
+            v = pgettext_for(lang, "what", v)
+        out[k] = v
+    return gettext_for(lang, msgid).format(**out)
 
 
 def translate_reason(text: str, lang: str) -> str:

@@ -9,6 +9,7 @@
 - the names of the games (msgctxt ``game:NAME``), their families (``family``),
   option descriptions (``option``) and the period names of the field sports
   (``period``), read from the ``rules`` registry, so a new game needs no marking;
+  what the field sports refuse outside play (``what``);
 - the short scoreboard texts of :data:`firmware_bridge.glyphs.DISPLAY_TEXTS`
   (msgctxt ``display``).
 
@@ -59,6 +60,8 @@ def _dynamic_messages() -> Iterable[tuple[str, str | None, str]]:
             yield opt.help, "option", f"rules registry: {game.name}.{opt.name}"
     for name in PERIOD_NAMES:
         yield name, "period", "rules/sports/match.py build_phases"
+    for name in i18n.WHAT_NAMES:
+        yield name, "what", "rules/sports/match.py: no {what} during {period}"
     for text in DISPLAY_TEXTS:
         yield text, "display", "firmware_bridge/glyphs.py"
 

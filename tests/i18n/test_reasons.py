@@ -130,3 +130,19 @@ def test_patterns_are_those_the_rules_write():
     for p in i18n.REASON_PATTERNS:
         literal = max(re.split(r"\{\w+\}", p), key=len)
         assert literal.strip() in sources, p
+
+
+def test_period_names_and_what_inside_a_reason_are_translated():
+    s = Session.start(FUTSAL)
+    for e in ({"type": "clock_start", "t": 0}, {"type": "clock_stop", "t": 1200}, {"type": "period_end", "t": 1200}):
+        s.submit(e)
+    messages = []
+    for e in ({"type": "timeout", "team": "home", "t": 1210}, {"type": "clock_start", "t": 1211}):
+        with pytest.raises(ValueError) as info:
+            s.submit(e)
+        messages.append(str(info.value))
+    assert messages[0].endswith("no time-out during half-time")
+    assert i18n.translate_reason(messages[0], "uk").endswith("тайм-аут неможливо: перерва")
+    assert i18n.translate_reason(messages[0], "ru").endswith("тайм-аут невозможно: перерыв")
+    assert messages[1].endswith("the clock does not run during half-time; call next_period")
+    assert i18n.translate_reason(messages[1], "uk").endswith("годинник не йде: перерва; подайте next_period")
