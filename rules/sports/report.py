@@ -140,6 +140,14 @@ def report_html(
         "timeout_end": _("end of time-out"), "period_start": _("start of period"),
         "period_end": _("end of period"), "added_time": _("added time"), "abandoned": _("abandoned"),
     }
+    labels = {
+        "score": _("score"), "points": _("points"), "own_goal": _("own goal"),
+        "frees_sendoff_of": _("ends the send-off of"), "after_the_horn": _("after the horn"),
+        "number": _("number"), "ten_metre_kick": _("10 m kick"), "kick_from": _("kick from"),
+        "reason": _("reason"), "substitute": _("substitute"), "timer": _("timer"), "early": _("early"),
+        "minutes": _("minutes"), "off": _("off"), "on": _("on"), "scored": _("scored"),
+        "before": _("before"), "after": _("after"),
+    }
     for name, _kinds in SECTIONS:
         rows = report.get(name) or []
         if not rows:
@@ -148,7 +156,7 @@ def report_html(
         parts.append("<tr>" + "".join(f"<th>{escape(c)}</th>" for c in columns) + "</tr>")
         for r in rows:
             detail = ", ".join(
-                f"{k}: {_cell(v, _)}" for k, v in r.items()
+                f"{escape(labels.get(k, k))}: {_cell(v, _)}" for k, v in r.items()
                 if k not in ("kind", "t", "period", "clock", "clock_seconds", "team", "player")
             )
             kind = kinds.get(r["kind"], r["kind"]) if name in ("cards", "timeouts", "periods") else ""
