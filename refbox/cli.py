@@ -10,6 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
+from .i18n import LANGUAGES as LANGS
+
 EXIT_BAD_INPUT = 2
 
 EPILOG = """\
@@ -19,7 +21,7 @@ examples:
   refbox replay match.jsonl --emit daktronics-rtd-soccer > frame.bin
   refbox report match.jsonl --html > r.html   the match report of a futsal/football match
   refbox read dice photo.jpg --json     what the camera pipeline reads in a still image
-  refbox games                          the games and their house-rule options
+  refbox games [--lang uk|ru|en]        the games and their house-rule options
   refbox odds craps                     exact chances (fractions) for a game situation
   refbox club --broker mqtt.local       the club dashboard (every table) on http://127.0.0.1:8090/club
 """
@@ -79,7 +81,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.html:
         from rules.sports.report import report_html
 
-        sys.stdout.write(report_html(report))
+        import datetime
+
+        from .i18n import report_translator
+
+        sys.stdout.write(report_html(report, **report_translator(args.lang, printed=datetime.date.today())))
     else:
         _print_json(report)
     return 0
@@ -88,18 +94,32 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     from rules import all_games
 
+    from .i18n import localized_info, pgettext_for, translator
+
+    lang = args.lang
+    _ = translator(lang)
     games = [g.info() for g in all_games()]
+    if lang != "en":
+        games = [localized_info(g, lang) for g in games]
     if args.json:
         _print_json(games)
         return 0
     for g in games:
-        native = f" / {g['native']}" if g["native"] else ""
+        english = g.get("title_en", g["title"])
+        if lang == "en":
+            names = f"{g['title']} / {g['native']}" if g["native"] else g["title"]
+        else:  # the name in the chosen language first, the English one beside it
+            names = f"{g['title']} / {english}" if g["title"] != english else english
         lo, hi = g["players"]
-        print(f"{g['name']:<16} {g['title']}{native}  ({g['family']}, {lo}-{hi} players, source {g['source']})")
-        print(f"{'':<16} events: {', '.join(g['events'])}")
+        family = pgettext_for(lang, "family", g["family"])
+        print(f"{g['name']:<16} {names}  "
+              + _("({family}, {lo}-{hi} players, source {source})").format(
+                  family=family, lo=lo, hi=hi, source=g["source"]))
+        print(f"{'':<16} " + _("events: {events}").format(events=", ".join(g["events"])))
         for o in g["options"]:
             allowed = f" {o['choices']}" if "choices" in o else ""
-            print(f"{'':<16} option {o['name']} = {json.dumps(o['default'])}{allowed}: {o['help']}")
+            print(f"{'':<16} " + _("option {name} = {default}{allowed}: {help}").format(
+                name=o["name"], default=json.dumps(o["default"]), allowed=allowed, help=o["help"]))
     return 0
 
 
@@ -262,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="the match report of a field-sport event file (JSON, or a printable page)")
     p.add_argument("file", help="JSONL event file as for replay ('-' for stdin)")
     p.add_argument("--html", action="store_true", help="a printable HTML page instead of JSON")
+    p.add_argument("--lang", choices=LANGS, default="en", help="language of the HTML page")
 
     p = sub.add_parser("read", help="read dice or domino tiles in still images")
     p.add_argument("what", choices=["dice", "dominoes"])
@@ -271,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("games", help="list the games and their house-rule options")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--lang", choices=LANGS, default="en", help="names and descriptions in this language")
 
     p = sub.add_parser("odds", help="exact chances for a game situation: refbox odds GAME [--key value ...]")
     p.add_argument("game")

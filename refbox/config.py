@@ -32,6 +32,8 @@ class TableConfig:
     game: str = "pig"
     players: tuple[str, ...] = ("Ann", "Bob")
     options: Mapping[str, Any] = field(default_factory=dict)
+    # what people read at this table: web page, displays' words, refusals (docs/i18n.md)
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class Config:
 
 
 CHOICES: dict[str, tuple[Any, ...]] = {
+    "table.language": ("uk", "ru", "en"),
     "journal.synchronous": ("FULL", "NORMAL", "EXTRA"),
     "keypad.layout": ("auto", "timekeeper", "dice", "custom", "none"),
     "led.backend": ("none", "gpio", "max7219", "emulator"),

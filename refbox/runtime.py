@@ -261,7 +261,8 @@ def start_web(cfg: Config, table: Table, devices: Devices, port: int | None, sim
 
         pin = f"{secrets.randbelow(10**6):06d}"
         log.warning("SIMULATION: no web.pin configured; the control PIN for this run is %s", pin)
-    app = create_app(table, {"CONTROL_PIN": pin, "TABLE_NAME": cfg.table.name, "SECRET_KEY": session_key(table.journal.path)})
+    app = create_app(table, {"CONTROL_PIN": pin, "TABLE_NAME": cfg.table.name, "LANGUAGE": cfg.table.language,
+                             "SECRET_KEY": session_key(table.journal.path)})
     if devices.presser is not None:
         app.extensions["refbox.press"] = devices.presser
     server = make_server(cfg.web.host, cfg.web.port if port is None else port, app, threaded=True)

@@ -39,3 +39,5 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install -q -e ".$extras"
     touch "$stamp"
 fi
+# gettext catalogues: .po (in git) -> .mo (not in git); see docs/i18n.md
+.venv/bin/python -m refbox.i18n_catalog compile >/dev/null

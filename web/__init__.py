@@ -58,9 +58,9 @@ def create_app(table: Any, test_config: Mapping[str, Any] | None = None) -> Flas
     )
     app.extensions["refbox.feed"] = Feed(table, app)
 
-    # i18n hook: translations are installed later (gettext); until then strings pass through
-    app.jinja_env.add_extension("jinja2.ext.i18n")
-    app.jinja_env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    from . import i18n
+
+    i18n.init_app(app)  # per-request translations (docs/i18n.md)
 
     from . import api, auth, mirror
 

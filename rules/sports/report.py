@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..clock import fmt_clock
 
@@ -82,53 +82,99 @@ def _fouls_by_half(fouls: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _cell(value: Any) -> str:
+def _same(text: str) -> str:
+    return text
+
+
+def _same_ctx(context: str, text: str) -> str:
+    return text
+
+
+def _cell(value: Any, _: Callable[[str], str] = _same) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return escape(_("yes") if value else _("no"))
     return escape(str(value))
 
 
-def report_html(report: dict[str, Any]) -> str:
-    """A self-contained printable page for :func:`match_report`'s data."""
+def report_html(
+    report: dict[str, Any],
+    gettext: Callable[[str], str] | None = None,
+    pgettext: Callable[[str, str], str] | None = None,
+    lang: str = "en",
+    printed: str = "",
+) -> str:
+    """A self-contained printable page for :func:`match_report`'s data.
+
+    ``gettext``/``pgettext`` translate the page's words (``refbox.i18n.report_translator``
+    gives them for a language); names, clock times and scores are printed as recorded.
+    """
+    _ = gettext or _same
+    pctx = pgettext or _same_ctx
     title = f"{report['home']} {report['score']} {report['away']}"
+    game_title = pctx(f"game:{report['game']}", report["title"])
+    outcomes = {"draw": _("draw"), "abandoned": _("abandoned")}
+    winner = report["winner"] or outcomes.get(str(report["result"]), report["result"])
     parts = [
         "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{escape(report['title'])}: {escape(title)}</title>",
+        f'<html lang="{escape(lang)}"><head><meta charset="utf-8">',
+        f"<title>{escape(game_title)}: {escape(title)}</title>",
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1.5em}"
         "td,th{border:1px solid #444;padding:2px 8px;text-align:left}@media print{h2{page-break-after:avoid}}"
         "</style></head><body>",
-        f"<h1>{escape(report['title'])}: {escape(title)}</h1>",
-        f"<p>Period: {escape(report['period'])}. Result: {_cell(report['winner'] or report['result'])}.</p>",
+        f"<h1>{escape(game_title)}: {escape(title)}</h1>",
+        "<p>" + escape(_("Period: {period}. Result: {result}.")).format(
+            period=escape(pctx("period", report["period"])), result=_cell(winner, _)) + "</p>",
     ]
-    columns = ("period", "clock", "team", "player", "detail")
-    for name, _ in SECTIONS:
+    if printed:
+        parts.append("<p>" + escape(_("Printed: {date}")).format(date=escape(printed)) + "</p>")
+    columns = (_("period"), _("clock"), _("team"), _("player"), _("detail"))
+    headings = {
+        "goals": _("Goals"), "fouls": _("Fouls"), "cards": _("Cards"), "timeouts": _("Time-outs"),
+        "stoppages": _("Stoppages"), "substitutions": _("Substitutions"), "kicks": _("Kicks"),
+        "clock_edits": _("Clock edits"), "periods": _("Periods"),
+    }
+    kinds = {
+        "yellow": _("yellow card"), "red": _("red card"), "timeout": _("time-out"),
+        "timeout_end": _("end of time-out"), "period_start": _("start of period"),
+        "period_end": _("end of period"), "added_time": _("added time"), "abandoned": _("abandoned"),
+    }
+    labels = {
+        "score": _("score"), "points": _("points"), "own_goal": _("own goal"),
+        "frees_sendoff_of": _("ends the send-off of"), "after_the_horn": _("after the horn"),
+        "number": _("number"), "ten_metre_kick": _("10 m kick"), "kick_from": _("kick from"),
+        "reason": _("reason"), "substitute": _("substitute"), "timer": _("timer"), "early": _("early"),
+        "minutes": _("minutes"), "off": _("off"), "on": _("on"), "scored": _("scored"),
+        "before": _("before"), "after": _("after"),
+    }
+    for name, _kinds in SECTIONS:
         rows = report.get(name) or []
         if not rows:
             continue
-        parts.append(f"<h2>{escape(name.replace('_', ' ').capitalize())}</h2><table>")
-        parts.append("<tr>" + "".join(f"<th>{c}</th>" for c in columns) + "</tr>")
+        parts.append(f"<h2>{escape(headings.get(name, name))}</h2><table>")
+        parts.append("<tr>" + "".join(f"<th>{escape(c)}</th>" for c in columns) + "</tr>")
         for r in rows:
             detail = ", ".join(
-                f"{k}: {_cell(v)}" for k, v in r.items()
+                f"{escape(labels.get(k, k))}: {_cell(v, _)}" for k, v in r.items()
                 if k not in ("kind", "t", "period", "clock", "clock_seconds", "team", "player")
             )
-            kind = r["kind"] if name in ("cards", "timeouts", "periods") else ""
-            detail = f"{kind} {detail}".strip()
+            kind = kinds.get(r["kind"], r["kind"]) if name in ("cards", "timeouts", "periods") else ""
+            detail = f"{escape(kind)} {detail}".strip()
             team = report.get(r["team"], r["team"]) if "team" in r else None
-            parts.append(
-                "<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in (r["period"], r["clock"], team, r.get("player"),
-                                                                  detail)) + "</tr>"
-            )
+            cells = (_cell(pctx("period", r["period"]), _), _cell(r["clock"]), _cell(team), _cell(r.get("player")),
+                     detail)
+            parts.append("<tr>" + "".join(f"<td>{v}</td>" for v in cells) + "</tr>")
         parts.append("</table>")
     if report["send_offs"]:
-        parts.append("<h2>Send-off penalties</h2><table><tr><th>team</th><th>player</th><th>from</th>"
-                     "<th>until</th><th>ended by</th></tr>")
+        heads = (_("team"), _("player"), _("from"), _("until"), _("ended by"))
+        heading = _("Send-off penalties")
+        parts.append(f"<h2>{escape(heading)}</h2><table><tr>"
+                     + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr>")
         for p in report["send_offs"]:
-            parts.append("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in (
+            parts.append("<tr>" + "".join(f"<td>{_cell(v, _)}</td>" for v in (
                 report[p["team"]], p["player"], p["from"], p["until"], p["ended_by"])) + "</tr>")
         parts.append("</table>")
-    parts.append("<p>Referee: ____________ &nbsp; Second referee: ____________</p></body></html>")
+    parts.append("<p>" + escape(_("Referee:")) + " ____________ &nbsp; " + escape(_("Second referee:"))
+                 + " ____________</p></body></html>")
     return "\n".join(parts)
