@@ -26,17 +26,136 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DICE = ROOT / "samples" / "dice"
 
 
+Health = dict[str, dict[str, Any]]
+
+
+def _gpio(pin: Any) -> str:
+    return f"GPIO{pin}" if isinstance(pin, int) else str(pin)
+
+
 class Devices:
-    """What the composition root started; ``close`` stops all of it."""
+    """What the composition root started; ``close`` stops all of it; ``health`` says
+    how each of them is doing."""
+
+    #: a button down longer than this is reported as stuck (seconds)
+    STUCK_AFTER = 30.0
 
     def __init__(self) -> None:
         self.closers: list[Callable[[], None]] = []
         self.status: dict[str, dict[str, Any]] = {}
+        self.table: Table | None = None  # for the outputs' feeder status
         self.keypad: Any = None
         self.presser: KeypadPresser | None = None
         self.sim_display: Any = None
+        self.display: Any = None  # firmware_bridge.link.DisplayLink
+        self.camera: Any = None  # refbox.camera.CameraWorker
         self.horn: Any = None
         self.led: Any = None
+        self.club: Any = None  # the club publisher, when one is started (refbox.club)
+        self.web_address: tuple[str, int] | None = None  # where the web server listens
+        self.stuck_after = self.STUCK_AFTER
+        self._health_lock = threading.Lock()
+        self._last_ok: dict[str, bool] = {}
+
+    # --- health -----------------------------------------------------------------------
+
+    def _output(self, name: str) -> dict[str, Any]:
+        st = self.table.output_status(name) if self.table is not None else None
+        return st or {}
+
+    def _display_health(self) -> dict[str, Any]:
+        st = self.display.status()
+        out = self._output("serial-display")
+        ok = bool(st["connected"] and st["responding"]) and not out.get("last_error")
+        if ok:
+            detail = f"{st['url']}: connected, responding"
+        elif out.get("last_error"):
+            detail = f"cannot show the view: {out['last_error']}"
+        elif st["last_error"]:
+            detail = str(st["last_error"])
+        else:
+            detail = f"{st['url']}: " + ("connected, not answering yet" if st["connected"] else "not connected yet")
+        return {"ok": ok, "detail": detail, **st, "output": out}
+
+    def _camera_health(self) -> dict[str, Any]:
+        st = dict(self.camera.status)
+        ok = bool(st["connected"]) or st["last_error"] is None  # still opening is not a fault
+        if st["last_error"]:
+            detail = f"{st['last_error']} (retrying; enter rolls by hand)"
+        else:
+            detail = f"connected, {st['readings']} readings" if st["connected"] else "opening"
+        return {"ok": ok and not st["last_error"], "detail": detail, **st}
+
+    def _keypad_health(self) -> dict[str, Any]:
+        held = self.keypad.held()
+        stuck = [h for h in held if h.seconds >= self.stuck_after]
+        if stuck:
+            detail = "; ".join(f"button {h.name} on {_gpio(h.pin)} has been held for {int(h.seconds)} s (stuck?)"
+                               for h in stuck)
+        else:
+            detail = f"{len(self.keypad.names)} buttons, none stuck"
+        return {"ok": not stuck, "detail": detail,
+                "held": [{"name": h.name, "pin": h.pin, "seconds": round(h.seconds, 1)} for h in held]}
+
+    def _output_health(self, name: str, what: str) -> dict[str, Any]:
+        out = self._output(name)
+        err = out.get("last_error")
+        detail = f"{what}: the last view failed: {err}" if err else f"{what}: {out.get('shown', 0)} views shown"
+        return {"ok": not err, "detail": detail, **out}
+
+    def _club_health(self) -> dict[str, Any]:
+        st = dict(self.club.status())
+        ok = bool(st.get("ok", st.get("connected", False)))
+        detail = st.get("detail") or st.get("last_error") or ("connected" if ok else "not connected")
+        return {**st, "ok": ok, "detail": str(detail)}
+
+    def health(self) -> Health:
+        """``{device: {"ok": bool, "detail": str, ...}}`` for every started device. A
+        change is logged once: WARNING when a device goes bad, INFO when it recovers."""
+        checks: list[tuple[str, Callable[[], dict[str, Any]]]] = []
+        if self.display is not None:
+            checks.append(("serial-display", self._display_health))
+        if self.camera is not None:
+            checks.append(("camera", self._camera_health))
+        if self.keypad is not None:
+            checks.append(("keypad", self._keypad_health))
+        if self.horn is not None:
+            checks.append(("horn", lambda: {**self._output_health("horn", f"relay on {self.horn.pin}"),
+                                            "on": bool(self.horn.is_on)}))
+        if self.led is not None:
+            checks.append(("led", lambda: self._output_health("led", f"{self.led.config.backend}, {self.led.config.digits} digits")))
+        club = getattr(self, "club", None)
+        if club is not None and callable(getattr(club, "status", None)):
+            checks.append(("club", self._club_health))
+        report: Health = {}
+        for name, check in checks:
+            try:
+                report[name] = check()
+            except Exception as exc:  # a health check must not fail the page or the loop
+                report[name] = {"ok": False, "detail": f"health check failed: {type(exc).__name__}: {exc}"}
+        with self._health_lock:
+            for name, h in report.items():
+                was = self._last_ok.get(name)
+                if h["ok"] != was:
+                    self._last_ok[name] = h["ok"]
+                    if not h["ok"]:
+                        log.warning("device %s: %s", name, h["detail"])
+                    elif was is not None:
+                        log.info("device %s recovered: %s", name, h["detail"])
+        return report
+
+    def watch(self, table: Table, every: float = 1.0) -> None:
+        """Check the health from the table's loop every ``every`` seconds, so changes are
+        logged even while nobody looks at the page."""
+        due = [0.0]
+
+        def hook() -> None:
+            now = time.monotonic()
+            if now >= due[0]:
+                due[0] = now + every
+                self.health()
+
+        table.tick_hooks.append(hook)
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -115,6 +234,7 @@ def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> N
     pad = Keypad(pins, presser.on_press, pin_factory=factory, bounce_time=cfg.keypad.bounce_ms / 1000,
                  hold_time=cfg.keypad.hold_ms / 1000)
     presser.keypad = devices.keypad = pad
+    devices.table = table
     devices.presser = presser
     devices.closers.append(pad.close)
     table.tick_hooks.append(pad.poll)  # long presses are reported while still held
@@ -129,6 +249,7 @@ def start_horn(cfg: Config, table: Table, devices: Devices, factory: Any) -> Non
 
     horn = Horn(cfg.horn.pin, pin_factory=factory)
     devices.horn = horn
+    devices.table = table
     devices.closers.append(horn.close)
     table.attach("horn", HornOutput(horn))
     log.info("horn relay on GPIO%d", cfg.horn.pin)
@@ -150,6 +271,8 @@ def start_display(cfg: Config, table: Table, devices: Devices, sim: bool) -> Non
     from firmware_bridge.link import DisplayLink
 
     link = DisplayLink(url, baudrate=cfg.display.baudrate)
+    devices.display = link
+    devices.table = table
     devices.closers.append(link.close)
     table.attach("serial-display", link)
     log.info("serial display on %s", url)
@@ -175,6 +298,7 @@ def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bo
             log.warning("SIMULATED LED SCOREBOARD: %s digits drawn in the terminal and on the web page", config.digits)
     board = LedScoreboard(config, backend)
     devices.led = board
+    devices.table = table
     devices.closers.append(board.close)
     table.attach("led", board)
     log.info("LED scoreboard: %s, %d digits", config.backend, config.digits)
@@ -193,6 +317,7 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
     worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval)
+    devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()
     log.info("camera: %s", source_spec)
@@ -212,7 +337,9 @@ def start_web(cfg: Config, table: Table, devices: Devices, port: int | None, sim
     app = create_app(table, {"CONTROL_PIN": pin, "TABLE_NAME": cfg.table.name})
     if devices.presser is not None:
         app.extensions["refbox.press"] = devices.presser
+    app.extensions["refbox.health"] = devices.health  # GET /api/health
     server = make_server(cfg.web.host, cfg.web.port if port is None else port, app, threaded=True)
+    devices.web_address = server.server_address[:2]
     thread = threading.Thread(target=server.serve_forever, name="web", daemon=True)
     thread.start()
     devices.closers.append(server.shutdown)
@@ -240,6 +367,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         table.start()
         start_camera(cfg, table, devices, sim)
         start_web(cfg, table, devices, port, sim)
+        devices.watch(table)
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
         if sim:

@@ -109,6 +109,8 @@ class _Feeder(threading.Thread):
         super().__init__(name=f"output-{name}", daemon=True)
         self.output, self.mailbox, self.errors = output, mailbox, 0
         self.out_name = name
+        self.shown = 0
+        self.last_error: str | None = None  # None once a view was shown after a failure
 
     def run(self) -> None:
         while True:
@@ -119,9 +121,16 @@ class _Feeder(threading.Thread):
                 continue
             try:
                 self.output.show(view.data)
-            except Exception:  # an output must not take the table down
+            except Exception as exc:  # an output must not take the table down
                 self.errors += 1
+                self.last_error = f"{type(exc).__name__}: {exc}"
                 log.exception("output %s failed to show view %d", self.out_name, view.seq)
+            else:
+                self.shown += 1
+                self.last_error = None
+
+    def status(self) -> dict[str, Any]:
+        return {"shown": self.shown, "errors": self.errors, "last_error": self.last_error}
 
 
 _STOP = object()
@@ -242,6 +251,14 @@ class Table:
         feeder = _Feeder(name, output, self.subscribe())
         self._feeders.append(feeder)
         feeder.start()
+
+    def output_status(self, name: str) -> dict[str, Any] | None:
+        """How the attached output ``name`` is doing: views shown, failures, the last error
+        (None when its last view was shown); None when no such output is attached."""
+        for feeder in self._feeders:
+            if feeder.out_name == name:
+                return feeder.status()
+        return None
 
     def _publish(self) -> None:
         view = self._make_view()
