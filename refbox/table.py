@@ -290,7 +290,7 @@ class Table:
         except (MalformedEvent, IllegalEvent) as exc:
             self.rejected += 1
             log.warning("refused %s", exc)
-            result = Result(False, dict(event), str(exc))
+            result = Result(False, dict(event) if isinstance(event, Mapping) else {"not_an_object": event}, str(exc))
         else:
             result = Result(True, ev.to_dict(), seq=seq)
         for listener in self.listeners:
