@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 EXIT_BAD_INPUT = 2
+EXIT_JOURNAL = 3  # the journal file cannot be used (damaged beyond its rows, unreadable)
 
 EPILOG = """\
 examples:
@@ -196,7 +197,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"refbox run: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    return run(cfg, sim=args.sim, journal_path=args.journal, port=args.port, keyboard=not args.no_keyboard)
+    from .journal import JournalError
+
+    try:
+        return run(cfg, sim=args.sim, journal_path=args.journal, port=args.port, keyboard=not args.no_keyboard)
+    except JournalError as exc:
+        print(f"refbox run: {exc}", file=sys.stderr)
+        return EXIT_JOURNAL
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -103,6 +103,16 @@ class Devices:
         detail = f"{what}: the last view failed: {err}" if err else f"{what}: {out.get('shown', 0)} views shown"
         return {"ok": not err, "detail": detail, **out}
 
+    def _journal_health(self) -> dict[str, Any]:
+        assert self.table is not None
+        damage = list(self.table.damage)
+        if damage:
+            detail = "; ".join(f"damaged journal tail cut at start-up: game {d['game']} from event {d['seq']} "
+                               f"({d['reason']}, {d['rows']} row(s) not applied)" for d in damage)
+        else:
+            detail = f"{self.table.session.applied} events in game {self.table.game_id}"
+        return {"ok": not damage, "detail": detail, "damage": damage}
+
     def _club_health(self) -> dict[str, Any]:
         st = dict(self.club.status())
         ok = bool(st.get("ok", st.get("connected", False)))
@@ -124,6 +134,8 @@ class Devices:
                                             "on": bool(self.horn.is_on)}))
         if self.led is not None:
             checks.append(("led", lambda: self._output_health("led", f"{self.led.config.backend}, {self.led.config.digits} digits")))
+        if self.table is not None:
+            checks.append(("journal", self._journal_health))
         club = getattr(self, "club", None)
         if club is not None and callable(getattr(club, "status", None)):
             checks.append(("club", self._club_health))
@@ -357,6 +369,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
     log.info("journal %s: game %d (%s), %d events, ready in %.3f s",
              path, table.game_id, table.session.game.name, table.session.applied, time.monotonic() - t0)
     devices = Devices()
+    devices.table = table
     stop = threading.Event()
     try:
         factory = _pin_factory(sim)

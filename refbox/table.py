@@ -172,6 +172,7 @@ class Table:
         self._seq = 0
         self._thread: threading.Thread | None = None
         self.rejected = 0
+        self.damage: list[dict[str, Any]] = []  # journal damage found and cut at start-up
         self.ticks = 0  # loop iterations (the watchdog checks they advance)
         self.listeners: list[Callable[[Result], None]] = []
         self.tick_hooks: list[Callable[[], None]] = []  # called from the loop each tick (keypad long presses)
@@ -192,6 +193,7 @@ class Table:
 
     def _replay(self) -> None:
         n = 0
+        known = len(self.journal.damage)
         for data in self.journal.events(self.game_id):
             try:
                 self.session.submit(data)
@@ -199,6 +201,10 @@ class Table:
             except (MalformedEvent, IllegalEvent) as exc:
                 # a journalled event was accepted once; refusing it now means the code changed
                 log.error("journal event %d no longer applies and is skipped: %s", n + 1, exc)
+        for damage in self.journal.damage[known:]:
+            # a torn or damaged tail: cut it, so new events follow the valid prefix
+            self.journal.cut(damage["game"], damage["seq"])
+            self.damage.append(damage)
         last = self.session.last_t
         log.info("replayed %d journalled events of game %d (%s)", n, self.game_id, self.session.game.name)
         if last is not None:
