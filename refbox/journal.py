@@ -164,16 +164,19 @@ class Journal:
         row = self._db.execute("SELECT final_view FROM results WHERE game_id = ?", (game_id,)).fetchone()
         return None if row is None else json.loads(row[0])
 
-    def compact(self, keep_games: int, summarise: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]) -> int:
+    def compact(self, keep_games: int, summarise: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]],
+                limit: int | None = 25) -> int:
         """Bound the journal's growth: games older than the newest ``keep_games`` keep their
         header and final view (``summarise(header, events)``) but lose their event rows.
+        At most ``limit`` games per call (each in its own transaction), so a backlog is
+        worked off over several new games without stalling the table's loop.
         Returns how many games were compacted. The current game is never touched."""
         if keep_games < 1:
             raise ValueError(f"keep_games must be at least 1, got {keep_games}")
         old = self._db.execute(
             "SELECT id, header FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY id DESC LIMIT ?)"
-            " AND id NOT IN (SELECT game_id FROM results) ORDER BY id",
-            (keep_games,),
+            " AND id NOT IN (SELECT game_id FROM results) ORDER BY id LIMIT ?",
+            (keep_games, -1 if limit is None else limit),
         ).fetchall()
         for gid, header in old:
             events = list(self.events(gid))

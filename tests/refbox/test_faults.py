@@ -185,7 +185,7 @@ def test_health_covers_every_started_device_and_the_club_when_present(rig):
     table.start()
     assert wait_until(lambda: all(h["ok"] for h in dev.health().values()))
     health = dev.health()
-    assert set(health) == {"keypad", "horn", "led"}
+    assert set(health) == {"keypad", "horn", "led", "journal"}
     assert health["horn"]["detail"].startswith("relay on GPIO16")
     assert wait_until(lambda: dev.health()["led"]["shown"] >= 1)
 

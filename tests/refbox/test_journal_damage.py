@@ -137,3 +137,21 @@ def test_damage_is_logged_at_error_level(tmp_path, caplog):
     Table(Journal(path), None, clock=Clock())
     errors = [r for r in caplog.records if r.levelno == logging.ERROR and r.name == "refbox.journal"]
     assert len(errors) == 2  # found, cut
+
+
+def test_compaction_backlog_is_worked_off_a_few_games_at_a_time(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite3")
+    gids = []
+    for _ in range(12):
+        gid = journal.new_game(PIG)
+        journal.append(gid, {"type": "roll", "dice": [4]})
+        gids.append(gid)
+    from refbox.table import final_view_of
+
+    assert journal.compact(2, final_view_of, limit=4) == 4
+    assert [journal.count(g) for g in gids[:5]] == [0, 0, 0, 0, 1]
+    assert journal.compact(2, final_view_of, limit=4) == 4
+    assert journal.compact(2, final_view_of, limit=4) == 2
+    assert journal.compact(2, final_view_of, limit=4) == 0
+    assert [journal.count(g) for g in gids] == [0] * 10 + [1, 1]
+    assert journal.result(gids[0])["turn_total"] == 4
