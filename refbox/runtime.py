@@ -56,6 +56,7 @@ class Devices:
         self.stuck_after = self.STUCK_AFTER
         self._health_lock = threading.Lock()
         self._last_ok: dict[str, bool] = {}
+        self._closing = False
 
     # --- health -----------------------------------------------------------------------
 
@@ -66,9 +67,12 @@ class Devices:
     def _display_health(self) -> dict[str, Any]:
         st = self.display.status()
         out = self._output("serial-display")
-        ok = bool(st["connected"] and st["responding"]) and not out.get("last_error")
-        if ok:
+        # starting up (no answer yet, no error yet) is not a fault; after an error, only an answer is
+        ok = bool(st["connected"] and st["responding"] or st["last_error"] is None) and not out.get("last_error")
+        if ok and st["responding"]:
             detail = f"{st['url']}: connected, responding"
+        elif ok:
+            detail = f"{st['url']}: starting"
         elif out.get("last_error"):
             detail = f"cannot show the view: {out['last_error']}"
         elif st["last_error"]:
@@ -163,13 +167,14 @@ class Devices:
 
         def hook() -> None:
             now = time.monotonic()
-            if now >= due[0]:
+            if now >= due[0] and not self._closing:
                 due[0] = now + every
                 self.health()
 
         table.tick_hooks.append(hook)
 
     def close(self) -> None:
+        self._closing = True  # the loop's health check leaves closed devices alone
         for close in reversed(self.closers):
             try:
                 close()
