@@ -332,7 +332,7 @@ class Table:
         try:
             session = Session.start(Header.from_dict(header))
         except BadHeader as exc:
-            return Result(False, dict(header), str(exc))
+            return Result(False, dict(header) if isinstance(header, Mapping) else {"not_an_object": header}, str(exc))
         self.session = session
         self.game_id = self.journal.new_game(session.header.to_dict())
         log.info("new game %d: %s", self.game_id, session.header.to_dict())

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from refbox.journal import Journal
 from refbox.table import Table
 from rules import IllegalEvent, MalformedEvent, Session
-from rules.session import Header
+from rules.session import BadHeader, Header
 
-from .strategies import examples, GOLDEN, any_event, golden_lines
+from .strategies import GOLDEN, any_event, examples, golden_lines, json_like
 
 FUZZ = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -99,3 +99,54 @@ def test_event_time_must_be_a_finite_non_negative_number(value):
     with pytest.raises(MalformedEvent) as err:
         session.submit({"type": "roll", "dice": [3], "t": value})
     assert "'t'" in str(err.value) and not math.isnan(session.view(0.0)["turn_total"])
+
+
+headers = st.one_of(
+    json_like,
+    st.fixed_dictionaries(
+        {"game": st.sampled_from(["pig", "futsal", "snooker", "all-fives", "bluff", "thousand", "nope"]) | json_like},
+        optional={"players": st.lists(st.sampled_from(["Ann", "Bob", "", "Ann", "x" * 41]) | json_like, max_size=9) | json_like,
+                  "options": st.dictionaries(st.sampled_from(["target", "half_minutes", "best_of", "extra_time", "x"]),
+                                             json_like | st.integers(-5, 2000), max_size=3) | json_like,
+                  "extra": json_like},
+    ),
+)
+
+
+@FUZZ
+@given(headers)
+@example({"game": "pig", "players": ["A", "B"], "options": [1, 2]})
+@example({"game": "pig", "players": ["A", "B"], "options": "target"})
+@example({"game": ["pig"], "players": ["A", "B"]})
+@example({"game": "pig", "players": [["A"], ["A"]]})
+def test_new_game_header_is_refused_cleanly(header):
+    table = Table(Journal(":memory:"), {"game": "pig", "players": ["A", "B"]}, clock=lambda: 1.0)
+    before = (table.game_id, table.view.text)
+    result = table.handle_new_game(header)
+    if not result.accepted:
+        assert result.reason and (table.game_id, table.view.text) == before
+    try:
+        Header.from_dict(header)
+    except BadHeader:
+        pass
+
+
+@FUZZ
+@given(st.integers(0, len(GOLDEN) - 1), st.integers(0, 400),
+       st.lists(st.lists(st.integers(-1, 9), max_size=12), min_size=1, max_size=3),
+       st.lists(st.text(max_size=12) | st.sampled_from(["undo", "stop", "goal_home", "start_stop", "horn"]), max_size=3))
+def test_camera_readings_and_button_presses_never_raise(index, prefix, readings, buttons):
+    header, events = started(index, prefix)
+    table = Table(Journal(":memory:"), header, clock=lambda: 10**6)
+    for e in events:
+        table.handle(e)
+    for dice in readings:
+        before = table.view.text
+        r = table.handle_reading(dice)
+        if not r.accepted:
+            assert r.reason and table.view.text == before
+    for name in buttons:
+        before = table.view.text
+        r = table.handle_press(name, "web")
+        if not r.accepted:
+            assert r.reason and table.view.text == before

@@ -68,3 +68,21 @@ def test_config_path_that_is_a_directory(tmp_path):
 def test_malformed_event_keeps_its_type():
     with pytest.raises(MalformedEvent):
         Session.start({"game": "pig", "players": ["A", "B"]}).submit({"type": "roll", "dice": ["\udfff"]})
+
+
+@pytest.mark.parametrize("options", [[1, 2], "target", 3])
+def test_header_options_that_are_not_an_object_are_a_bad_header(options):
+    # was: TypeError/ValueError out of Game.resolve_options (dict(options))
+    from rules.session import BadHeader
+
+    with pytest.raises(BadHeader, match="options of pig must be a JSON object"):
+        Session.start({"game": "pig", "players": ["A", "B"], "options": options})
+    with pytest.raises(ReplayError, match="line 1: bad header"):
+        replay_lines([f'{{"game": "pig", "players": ["A", "B"], "options": {options!r}}}'.replace("'", '"')])
+
+
+def test_new_game_with_a_header_that_is_not_an_object_is_refused():
+    # was: TypeError building the refusal (dict(None)) in Table.handle_new_game
+    table = Table(Journal(":memory:"), {"game": "pig", "players": ["A", "B"]})
+    r = table.handle_new_game(None)  # type: ignore[arg-type]
+    assert not r.accepted and "header must be a JSON object" in r.reason
