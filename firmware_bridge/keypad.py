@@ -34,7 +34,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from gpiozero import Button
 
@@ -43,6 +43,15 @@ Names = str | tuple[str | None, str | None]
 
 DEFAULT_BOUNCE = 0.05  # s; contacts of arcade buttons settle within ~10 ms
 DEFAULT_HOLD = 1.0  # s; a long press
+
+
+class Held(NamedTuple):
+    """A button that is down now: its name (``short/long`` for a two-name button),
+    its pin and for how many seconds it has been down."""
+
+    name: str
+    pin: PinSpec
+    seconds: float
 
 
 @dataclass
@@ -130,6 +139,27 @@ class Keypad:
                     due.append(c.long)
         for name in due:
             self._on_press(name)
+
+    def held(self) -> list[Held]:
+        """The buttons that are down now and for how long, longest first (a health
+        check calls a button down for many seconds stuck).
+
+        >>> from gpiozero.pins.mock import MockFactory
+        >>> now = [10.0]
+        >>> pad = Keypad({17: "stop", 21: (None, "undo")}, print, pin_factory=MockFactory(), clock=lambda: now[0])
+        >>> pad.pin_of("undo").drive_low(); now[0] += 42.5
+        >>> pad.held()
+        [Held(name='undo', pin=21, seconds=42.5)]
+        >>> pad.close()
+        """
+        now = self._clock()
+        with self._lock:
+            out = [
+                Held("/".join(n for n in (c.short, c.long) if n), pin, now - c.pressed_at)
+                for pin, c in self._contacts.items()
+                if c.pressed
+            ]
+        return sorted(out, key=lambda h: -h.seconds)
 
     def _edge(self, c: _Contact, pressed: bool) -> None:
         now = self._clock()

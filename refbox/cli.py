@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from .i18n import LANGUAGES as LANGS
 
 EXIT_BAD_INPUT = 2
+EXIT_JOURNAL = 3  # the journal file cannot be used (damaged beyond its rows, unreadable)
 
 EPILOG = """\
 examples:
@@ -215,7 +216,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"refbox run: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    return run(cfg, sim=args.sim, journal_path=args.journal, port=args.port, keyboard=not args.no_keyboard)
+    from .journal import JournalError
+
+    try:
+        return run(cfg, sim=args.sim, journal_path=args.journal, port=args.port, keyboard=not args.no_keyboard)
+    except JournalError as exc:
+        print(f"refbox run: {exc}", file=sys.stderr)
+        return EXIT_JOURNAL
 
 
 def cmd_club(args: argparse.Namespace) -> int:

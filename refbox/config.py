@@ -358,6 +358,12 @@ def load(path: str | Path | None) -> Config:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"config file {p} does not exist") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {p} is not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:  # a directory, no permission, an I/O error
+        raise ConfigError(f"config file {p} cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {p} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"config file {p} is not valid TOML: arrays or tables nested too deeply") from None
     return from_dict(data)

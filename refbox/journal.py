@@ -44,6 +44,14 @@ CREATE TABLE IF NOT EXISTS events (
     written REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS damaged (
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    body BLOB,
+    crc INTEGER,
+    written REAL,
+    cut REAL NOT NULL
+);
 """
 
 
@@ -65,8 +73,11 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={synchronous}")
             self._db.executescript(SCHEMA)
+            self._db.execute("SELECT COUNT(*) FROM games").fetchone()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot open journal {self.path}: {exc}") from exc
+        #: damaged rows found by :meth:`events` (game, seq, why), for the report
+        self.damage: list[dict[str, Any]] = []
 
     def close(self) -> None:
         self._db.close()
@@ -96,15 +107,54 @@ class Journal:
         return seq
 
     def events(self, game_id: int) -> Iterator[dict[str, Any]]:
-        """The game's events in order; a row whose CRC does not match is reported and
-        ends the replay there (the damaged tail is not applied)."""
-        rows = self._db.execute("SELECT seq, body, crc FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        """The game's events in order; a row whose CRC does not match (or whose text
+        is not JSON) is reported in :attr:`damage` and ends the replay there: the
+        damaged tail is never applied. :meth:`cut` then removes it."""
+        try:
+            rows = self._db.execute(
+                "SELECT seq, CAST(body AS BLOB), crc FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"journal {self.path}: cannot read the events of game {game_id}: {exc}") from exc
+        expected = 1
         for seq, body, crc in rows:
-            if zlib.crc32(body.encode()) != crc:
-                log.error("journal %s: event %d of game %d is damaged (CRC mismatch); replay stops before it",
-                          self.path, seq, game_id)
+            why = None
+            if seq != expected:
+                why = f"event {expected} is missing (next is {seq})"
+            elif not isinstance(body, bytes) or zlib.crc32(body) != crc:
+                why = "CRC mismatch"
+            else:
+                try:
+                    data = json.loads(body.decode("utf-8"))
+                except ValueError:  # UnicodeDecodeError too
+                    why = "not JSON"
+                else:
+                    if not isinstance(data, dict):
+                        why = "not a JSON object"
+            if why is not None:
+                self._report(game_id, seq, why, len(rows) - expected + 1)
                 return
-            yield json.loads(body)
+            expected += 1
+            yield data
+
+    def _report(self, game_id: int, seq: int, why: str, tail: int) -> None:
+        log.error("journal %s: event %d of game %d is damaged (%s); replay stops before it, %d row(s) not applied",
+                  self.path, seq, game_id, why, tail)
+        self.damage.append({"game": game_id, "seq": seq, "reason": why, "rows": tail})
+
+    def cut(self, game_id: int, from_seq: int) -> int:
+        """Move the rows from ``from_seq`` on out of the game (into the ``damaged``
+        table, kept for inspection), so new events follow the valid prefix. Returns
+        how many rows were cut."""
+        with self._db:
+            self._db.execute(
+                "INSERT INTO damaged (game_id, seq, body, crc, written, cut) "
+                "SELECT game_id, seq, body, crc, written, ? FROM events WHERE game_id = ? AND seq >= ?",
+                (time.time(), game_id, from_seq),
+            )
+            n = self._db.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (game_id, from_seq)).rowcount
+        log.error("journal %s: cut %d damaged row(s) of game %d from event %d on (kept in table 'damaged')",
+                  self.path, n, game_id, from_seq)
+        return int(n)
 
     def rows(self, game_id: int, after: int = 0) -> list[tuple[int, float, dict[str, Any]]]:
         """``(seq, written, event)`` of the game's events with ``seq > after``, in order
@@ -135,16 +185,19 @@ class Journal:
         row = self._db.execute("SELECT final_view FROM results WHERE game_id = ?", (game_id,)).fetchone()
         return None if row is None else json.loads(row[0])
 
-    def compact(self, keep_games: int, summarise: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]) -> int:
+    def compact(self, keep_games: int, summarise: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]],
+                limit: int | None = 25) -> int:
         """Bound the journal's growth: games older than the newest ``keep_games`` keep their
         header and final view (``summarise(header, events)``) but lose their event rows.
+        At most ``limit`` games per call (each in its own transaction), so a backlog is
+        worked off over several new games without stalling the table's loop.
         Returns how many games were compacted. The current game is never touched."""
         if keep_games < 1:
             raise ValueError(f"keep_games must be at least 1, got {keep_games}")
         old = self._db.execute(
             "SELECT id, header FROM games WHERE id NOT IN (SELECT id FROM games ORDER BY id DESC LIMIT ?)"
-            " AND id NOT IN (SELECT game_id FROM results) ORDER BY id",
-            (keep_games,),
+            " AND id NOT IN (SELECT game_id FROM results) ORDER BY id LIMIT ?",
+            (keep_games, -1 if limit is None else limit),
         ).fetchall()
         for gid, header in old:
             events = list(self.events(gid))

@@ -27,21 +27,155 @@ SAMPLE_DICE = ROOT / "samples" / "dice"
 SAMPLE_DOMINOES = ROOT / "samples" / "dominoes"
 
 
+Health = dict[str, dict[str, Any]]
+
+
+def _gpio(pin: Any) -> str:
+    return f"GPIO{pin}" if isinstance(pin, int) else str(pin)
+
+
 class Devices:
-    """What the composition root started; ``close`` stops all of it."""
+    """What the composition root started; ``close`` stops all of it; ``health`` says
+    how each of them is doing."""
+
+    #: a button down longer than this is reported as stuck (seconds)
+    STUCK_AFTER = 30.0
 
     def __init__(self) -> None:
         self.closers: list[Callable[[], None]] = []
         self.status: dict[str, dict[str, Any]] = {}
+        self.table: Table | None = None  # for the outputs' feeder status
         self.keypad: Any = None
         self.presser: KeypadPresser | None = None
         self.sim_display: Any = None
+        self.display: Any = None  # firmware_bridge.link.DisplayLink
+        self.camera: Any = None  # refbox.camera.CameraWorker
         self.horn: Any = None
         self.led: Any = None
-        self.camera: Any = None
-        self.club: Any = None  # refbox.club.ClubPublisher when the table is in a club
+        self.club: Any = None  # the club publisher, when one is started (refbox.club)
+        self.web_address: tuple[str, int] | None = None  # where the web server listens
+        self.stuck_after = self.STUCK_AFTER
+        self._health_lock = threading.Lock()
+        self._last_ok: dict[str, bool] = {}
+        self._closing = False
+
+    # --- health -----------------------------------------------------------------------
+
+    def _output(self, name: str) -> dict[str, Any]:
+        st = self.table.output_status(name) if self.table is not None else None
+        return st or {}
+
+    def _display_health(self) -> dict[str, Any]:
+        st = self.display.status()
+        out = self._output("serial-display")
+        # starting up (no answer yet, no error yet) is not a fault; after an error, only an answer is
+        ok = bool(st["connected"] and st["responding"] or st["last_error"] is None) and not out.get("last_error")
+        if ok and st["responding"]:
+            detail = f"{st['url']}: connected, responding"
+        elif ok:
+            detail = f"{st['url']}: starting"
+        elif out.get("last_error"):
+            detail = f"cannot show the view: {out['last_error']}"
+        elif st["last_error"]:
+            detail = str(st["last_error"])
+        else:
+            detail = f"{st['url']}: " + ("connected, not answering yet" if st["connected"] else "not connected yet")
+        return {"ok": ok, "detail": detail, **st, "output": out}
+
+    def _camera_health(self) -> dict[str, Any]:
+        st = dict(self.camera.status)
+        ok = bool(st["connected"]) or st["last_error"] is None  # still opening is not a fault
+        if st["last_error"]:
+            detail = f"{st['last_error']} (retrying; enter rolls by hand)"
+        else:
+            detail = f"connected, {st['readings']} readings" if st["connected"] else "opening"
+        return {"ok": ok and not st["last_error"], "detail": detail, **st}
+
+    def _keypad_health(self) -> dict[str, Any]:
+        held = self.keypad.held()
+        stuck = [h for h in held if h.seconds >= self.stuck_after]
+        if stuck:
+            detail = "; ".join(f"button {h.name} on {_gpio(h.pin)} has been held for {int(h.seconds)} s (stuck?)"
+                               for h in stuck)
+        else:
+            detail = f"{len(self.keypad.names)} buttons, none stuck"
+        return {"ok": not stuck, "detail": detail,
+                "held": [{"name": h.name, "pin": h.pin, "seconds": round(h.seconds, 1)} for h in held]}
+
+    def _output_health(self, name: str, what: str) -> dict[str, Any]:
+        out = self._output(name)
+        err = out.get("last_error")
+        detail = f"{what}: the last view failed: {err}" if err else f"{what}: {out.get('shown', 0)} views shown"
+        return {"ok": not err, "detail": detail, **out}
+
+    def _journal_health(self) -> dict[str, Any]:
+        assert self.table is not None
+        damage = list(self.table.damage)
+        if damage:
+            detail = "; ".join(f"damaged journal tail cut at start-up: game {d['game']} from event {d['seq']} "
+                               f"({d['reason']}, {d['rows']} row(s) not applied)" for d in damage)
+        else:
+            detail = f"{self.table.session.applied} events in game {self.table.game_id}"
+        return {"ok": not damage, "detail": detail, "damage": damage}
+
+    def _club_health(self) -> dict[str, Any]:
+        st = dict(self.club.status())
+        ok = bool(st.get("ok", st.get("connected", False)))
+        detail = st.get("detail") or st.get("last_error") or ("connected" if ok else "not connected")
+        return {**st, "ok": ok, "detail": str(detail)}
+
+    def health(self) -> Health:
+        """``{device: {"ok": bool, "detail": str, ...}}`` for every started device. A
+        change is logged once: WARNING when a device goes bad, INFO when it recovers."""
+        checks: list[tuple[str, Callable[[], dict[str, Any]]]] = []
+        if self.display is not None:
+            checks.append(("serial-display", self._display_health))
+        if self.camera is not None:
+            checks.append(("camera", self._camera_health))
+        if self.keypad is not None:
+            checks.append(("keypad", self._keypad_health))
+        if self.horn is not None:
+            checks.append(("horn", lambda: {**self._output_health("horn", f"relay on {self.horn.pin}"),
+                                            "on": bool(self.horn.is_on)}))
+        if self.led is not None:
+            checks.append(("led", lambda: self._output_health("led", f"{self.led.config.backend}, {self.led.config.digits} digits")))
+        if self.table is not None:
+            checks.append(("journal", self._journal_health))
+        club = getattr(self, "club", None)
+        if club is not None and callable(getattr(club, "status", None)):
+            checks.append(("club", self._club_health))
+        report: Health = {}
+        for name, check in checks:
+            try:
+                report[name] = check()
+            except Exception as exc:  # a health check must not fail the page or the loop
+                report[name] = {"ok": False, "detail": f"health check failed: {type(exc).__name__}: {exc}"}
+        with self._health_lock:
+            for name, h in report.items():
+                was = self._last_ok.get(name)
+                if h["ok"] != was:
+                    self._last_ok[name] = h["ok"]
+                    if not h["ok"]:
+                        log.warning("device %s: %s", name, h["detail"])
+                    elif was is not None:
+                        log.info("device %s recovered: %s", name, h["detail"])
+        return report
+
+    def watch(self, table: Table, every: float = 1.0) -> None:
+        """Check the health from the table's loop every ``every`` seconds, so changes are
+        logged even while nobody looks at the page."""
+        due = [0.0]
+
+        def hook() -> None:
+            now = time.monotonic()
+            if now >= due[0] and not self._closing:
+                due[0] = now + every
+                self.health()
+
+        table.tick_hooks.append(hook)
 
     def close(self) -> None:
+        self._closing = True  # the loop's health check leaves closed devices alone
         for close in reversed(self.closers):
             try:
                 close()
@@ -118,6 +252,7 @@ def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> N
     pad = Keypad(pins, presser.on_press, pin_factory=factory, bounce_time=cfg.keypad.bounce_ms / 1000,
                  hold_time=cfg.keypad.hold_ms / 1000)
     presser.keypad = devices.keypad = pad
+    devices.table = table
     devices.presser = presser
     devices.closers.append(pad.close)
     table.tick_hooks.append(pad.poll)  # long presses are reported while still held
@@ -132,6 +267,7 @@ def start_horn(cfg: Config, table: Table, devices: Devices, factory: Any) -> Non
 
     horn = Horn(cfg.horn.pin, pin_factory=factory)
     devices.horn = horn
+    devices.table = table
     devices.closers.append(horn.close)
     table.attach("horn", HornOutput(horn))
     log.info("horn relay on GPIO%d", cfg.horn.pin)
@@ -153,6 +289,8 @@ def start_display(cfg: Config, table: Table, devices: Devices, sim: bool) -> Non
     from firmware_bridge.link import DisplayLink
 
     link = DisplayLink(url, baudrate=cfg.display.baudrate)
+    devices.display = link
+    devices.table = table
     devices.closers.append(link.close)
     table.attach("serial-display", link)
     log.info("serial display on %s", url)
@@ -178,6 +316,7 @@ def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bo
             log.warning("SIMULATED LED SCOREBOARD: %s digits drawn in the terminal and on the web page", config.digits)
     board = LedScoreboard(config, backend)
     devices.led = board
+    devices.table = table
     devices.closers.append(board.close)
     table.attach("led", board)
     log.info("LED scoreboard: %s, %d digits", config.backend, config.digits)
@@ -265,7 +404,9 @@ def start_web(cfg: Config, table: Table, devices: Devices, port: int | None, sim
                              "SECRET_KEY": session_key(table.journal.path)})
     if devices.presser is not None:
         app.extensions["refbox.press"] = devices.presser
+    app.extensions["refbox.health"] = devices.health  # GET /api/health
     server = make_server(cfg.web.host, cfg.web.port if port is None else port, app, threaded=True)
+    devices.web_address = (str(server.server_address[0]), int(server.server_address[1]))
     thread = threading.Thread(target=server.serve_forever, name="web", daemon=True)
     thread.start()
     devices.closers.append(server.shutdown)
@@ -283,6 +424,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
     log.info("journal %s: game %d (%s), %d events, ready in %.3f s",
              path, table.game_id, table.session.game.name, table.session.applied, time.monotonic() - t0)
     devices = Devices()
+    devices.table = table
     stop = threading.Event()
     try:
         factory = _pin_factory(sim)
@@ -294,6 +436,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         table.start()
         start_camera(cfg, table, devices, sim)
         start_web(cfg, table, devices, port, sim)
+        devices.watch(table)
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
         if sim:

@@ -109,6 +109,8 @@ class _Feeder(threading.Thread):
         super().__init__(name=f"output-{name}", daemon=True)
         self.output, self.mailbox, self.errors = output, mailbox, 0
         self.out_name = name
+        self.shown = 0
+        self.last_error: str | None = None  # None once a view was shown after a failure
 
     def run(self) -> None:
         while True:
@@ -119,9 +121,16 @@ class _Feeder(threading.Thread):
                 continue
             try:
                 self.output.show(view.data)
-            except Exception:  # an output must not take the table down
+            except Exception as exc:  # an output must not take the table down
                 self.errors += 1
+                self.last_error = f"{type(exc).__name__}: {exc}"
                 log.exception("output %s failed to show view %d", self.out_name, view.seq)
+            else:
+                self.shown += 1
+                self.last_error = None
+
+    def status(self) -> dict[str, Any]:
+        return {"shown": self.shown, "errors": self.errors, "last_error": self.last_error}
 
 
 _STOP = object()
@@ -163,6 +172,7 @@ class Table:
         self._seq = 0
         self._thread: threading.Thread | None = None
         self.rejected = 0
+        self.damage: list[dict[str, Any]] = []  # journal damage found and cut at start-up
         self.ticks = 0  # loop iterations (the watchdog checks they advance)
         self.listeners: list[Callable[[Result], None]] = []
         self.proposals: list[dict[str, Any]] = []  # camera readings awaiting the operator
@@ -184,6 +194,7 @@ class Table:
 
     def _replay(self) -> None:
         n = 0
+        known = len(self.journal.damage)
         for data in self.journal.events(self.game_id):
             try:
                 self.session.submit(data)
@@ -191,6 +202,10 @@ class Table:
             except (MalformedEvent, IllegalEvent) as exc:
                 # a journalled event was accepted once; refusing it now means the code changed
                 log.error("journal event %d no longer applies and is skipped: %s", n + 1, exc)
+        for damage in self.journal.damage[known:]:
+            # a torn or damaged tail: cut it, so new events follow the valid prefix
+            self.journal.cut(damage["game"], damage["seq"])
+            self.damage.append(damage)
         last = self.session.last_t
         log.info("replayed %d journalled events of game %d (%s)", n, self.game_id, self.session.game.name)
         if last is not None:
@@ -250,6 +265,14 @@ class Table:
         self._feeders.append(feeder)
         feeder.start()
 
+    def output_status(self, name: str) -> dict[str, Any] | None:
+        """How the attached output ``name`` is doing: views shown, failures, the last error
+        (None when its last view was shown); None when no such output is attached."""
+        for feeder in self._feeders:
+            if feeder.out_name == name:
+                return feeder.status()
+        return None
+
     def _publish(self) -> None:
         view = self._make_view()
         if view.text == self.view.text:
@@ -282,7 +305,7 @@ class Table:
         except (MalformedEvent, IllegalEvent) as exc:
             self.rejected += 1
             log.warning("refused %s", exc)
-            result = Result(False, dict(event), str(exc))
+            result = Result(False, dict(event) if isinstance(event, Mapping) else {"not_an_object": event}, str(exc))
         else:
             result = Result(True, ev.to_dict(), seq=seq)
         for listener in self.listeners:
@@ -335,7 +358,7 @@ class Table:
         try:
             session = Session.start(Header.from_dict(header))
         except BadHeader as exc:
-            return Result(False, dict(header), str(exc))
+            return Result(False, dict(header) if isinstance(header, Mapping) else {"not_an_object": header}, str(exc))
         self.session = session
         self.proposals = []
         self.game_id = self.journal.new_game(session.header.to_dict())

@@ -59,12 +59,40 @@ def _json_like(obj: Mapping[str, Any]) -> str:
     import json
 
     try:
-        return json.dumps(dict(obj), ensure_ascii=False, default=str)
+        text = json.dumps(dict(obj), ensure_ascii=False, default=str)
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:  # a lone surrogate: keep the message printable
+        return json.dumps(dict(obj), default=str)
     except (TypeError, ValueError):
         return repr(obj)
 
 
 _SCALARS = (str, int, float, bool, type(None))
+
+
+def _bad_text(value: Any, depth: int = 0) -> str | None:
+    """The first string in ``value`` that cannot be stored as UTF-8 (a lone surrogate,
+    as JSON's ``"\\ud800"`` gives), or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value
+        return None
+    if depth > 50:
+        return None
+    if isinstance(value, list | tuple):
+        items: Any = value
+    elif isinstance(value, Mapping):
+        items = [*value.keys(), *value.values()]
+    else:
+        return None
+    for v in items:
+        bad = _bad_text(v, depth + 1)
+        if bad is not None:
+            return bad
+    return None
 
 
 def _freeze(value: Any) -> Any:
@@ -164,6 +192,9 @@ class Event:
         for key in args:
             if not isinstance(key, str):
                 raise MalformedEvent(data, f"field names must be strings, got {key!r}")
+        bad = _bad_text(args)
+        if bad is not None:
+            raise MalformedEvent(data, f"text {bad!r} is not valid Unicode (a lone surrogate)")
         return cls(kind, args, t, source)
 
 

@@ -96,6 +96,8 @@ class Game(Generic[S]):
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> Mapping[str, Any]:
         """Defaults merged with ``given``; unknown keys and bad values are refused."""
+        if given is not None and not isinstance(given, Mapping):
+            raise BadOptions(f"options of {self.name} must be a JSON object (name: value), got {given!r}")
         given = dict(given or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(given) - set(known))

@@ -28,6 +28,8 @@ def _load(line: str, number: int) -> Any:
         return json.loads(line)
     except json.JSONDecodeError as exc:
         raise ReplayError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise ReplayError(number, "not valid JSON (nested too deeply)") from None
 
 
 def replay_lines(lines: Iterable[str]) -> Session:

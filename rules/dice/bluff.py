@@ -170,6 +170,8 @@ class Bluff(DiceGame[BluffState]):
         throwing = state.phase in ("lead", "reply")
         if kind in ("roll", "keep", "stop") and not throwing:
             raise self.illegal(event, state, "not the time to throw: challenge or accept the claim")
+        if kind in ("challenge", "accept") and state.phase != "respond":
+            raise self.illegal(event, state, f"nothing to {kind}: the leader has not claimed")
         if kind == "roll":
             if state.throws >= state.max_throws:
                 raise self.illegal(event, state, f"no throws left ({state.max_throws} agreed)")

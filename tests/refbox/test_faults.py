@@ -1,0 +1,237 @@
+"""Device faults with real parts: the display unplugged from a real pseudo-terminal,
+garbage on the line, the camera's folder deleted under it, a button stuck down on a
+gpiozero mock pin. Each is reported by ``Devices.health()`` (and logged once), and the
+table keeps scoring meanwhile."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from firmware_bridge.emulator import SimDisplay
+from refbox.camera import CameraWorker, open_source
+from refbox.config import from_dict
+from refbox.journal import Journal
+from refbox.runtime import Devices, start_display, start_horn, start_keypad, start_led, start_web
+from refbox.table import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+FUTSAL = {"game": "futsal", "players": ["Home", "Away"]}
+PIG = {"game": "pig", "players": ["Ann", "Bob"], "options": {"target": 1000}}
+
+
+def wait_until(predicate, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return predicate()
+
+
+@pytest.fixture
+def rig(tmp_path):
+    made = []
+
+    def make(header, cfg_data=None):
+        table = Table(Journal(tmp_path / f"j{len(made)}.sqlite3"), header, tick=0.02)
+        dev = Devices()
+        made.append((table, dev))
+        return from_dict(cfg_data or {}), table, dev
+
+    yield make
+    for table, dev in made:
+        dev.close()
+        table.stop()
+
+
+def goal(table, team="home"):
+    return table.submit({"type": "goal", "team": team}, "web").result(5)
+
+
+def test_display_unplugged_and_replugged(tmp_path, rig, caplog):
+    caplog.set_level(logging.INFO, logger="refbox")
+    sim = SimDisplay(link_path=tmp_path / "refbox-display")
+    try:
+        cfg, table, dev = rig(FUTSAL, {"display": {"url": sim.url}})
+        start_display(cfg, table, dev, sim=False)
+        table.start()
+        assert goal(table).accepted
+        assert wait_until(lambda: dev.health()["serial-display"]["ok"]), dev.health()
+        assert sim.wait_for(lambda s: s["home"] == "1", 5)
+
+        sim.unplug()
+        assert not (tmp_path / "refbox-display").exists()
+        assert goal(table).accepted  # the table scores on while the display is away
+        assert wait_until(lambda: not dev.health()["serial-display"]["ok"])
+        bad = dev.health()["serial-display"]
+        assert bad["connected"] is False and "refbox-display" in bad["detail"], bad
+        assert goal(table).accepted and goal(table, "away").accepted
+        assert table.view.data["home"]["score"] == 3
+
+        sim.replug()
+        assert wait_until(lambda: dev.health()["serial-display"]["ok"]), dev.health()
+        # the display came back blank and shows the latest view, not the one before the cut
+        assert sim.wait_for(lambda s: s["home"] == "3" and s["away"] == "1", 5), sim.snapshot()
+        status = dev.health()["serial-display"]
+        assert status["disconnects"] >= 1 and status["connects"] >= 2
+    finally:
+        sim.close()
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "device serial-display" in r.getMessage()]
+    recoveries = [r for r in caplog.records if "device serial-display recovered" in r.getMessage()]
+    assert len(warnings) == 1 and len(recoveries) == 1, [r.getMessage() for r in caplog.records]
+
+
+def test_garbage_and_corruption_on_the_line_are_resynced_and_counted(tmp_path, rig):
+    sim = SimDisplay(link_path=tmp_path / "refbox-display")
+    try:
+        cfg, table, dev = rig(FUTSAL, {"display": {"url": sim.url}})
+        start_display(cfg, table, dev, sim=False)
+        table.start()
+        assert goal(table).accepted
+        assert sim.wait_for(lambda s: s["home"] == "1", 5)
+        # line noise towards the bridge: raw garbage (with stray start bytes) into the pty
+        os.write(sim._master, b"\xa5\x12\x00\x01noise\xa5\xa5\x00\xff" * 8)
+        # and one frame towards the display with a flipped bit
+        flipped = []
+
+        def corrupt_once(data: bytes) -> bytes:
+            if not flipped and len(data) > 8:
+                flipped.append(data)
+                return data[:6] + bytes([data[6] ^ 0x10]) + data[7:]
+            return data
+
+        sim.inbound_filter = corrupt_once
+        assert goal(table).accepted
+        assert sim.wait_for(lambda s: s["home"] == "2", 5), sim.snapshot()
+        assert flipped and sim.snapshot()["bad_crc"] >= 1
+        assert wait_until(lambda: dev.health()["serial-display"]["garbage_bytes"] >= 40)
+        h = dev.health()["serial-display"]
+        assert h["ok"] and h["resends"] >= 1, h
+        assert goal(table, "away").accepted
+        assert sim.wait_for(lambda s: s["away"] == "1", 5)
+    finally:
+        sim.close()
+
+
+def test_camera_folder_deleted_is_reported_retried_and_manual_rolls_go_on(tmp_path, rig, caplog):
+    caplog.set_level(logging.INFO, logger="refbox")
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for name in ("face-3.jpg", "face-5.jpg"):
+        shutil.copy(ROOT / "samples" / "dice" / name, photos / name)
+    cfg, table, dev = rig(PIG)
+    table.start()
+    worker = CameraWorker(lambda: open_source(f"folder:{photos}", hold_frames=2), table, interval=0.01)
+    dev.camera = worker
+    dev.closers.append(worker.stop)
+    worker.start()
+    assert wait_until(lambda: dev.health()["camera"]["connected"])
+    assert dev.health()["camera"]["ok"] and dev.health()["camera"]["detail"].startswith("connected")
+
+    shutil.rmtree(photos)  # the camera goes away
+    assert wait_until(lambda: not dev.health()["camera"]["ok"])
+    bad = dev.health()["camera"]
+    assert "photos" in bad["detail"] and "retrying" in bad["detail"], bad
+    before = table.session.applied
+    assert table.submit({"type": "roll", "dice": [4]}, "web").result(5).accepted  # by hand meanwhile
+    assert table.session.applied == before + 1
+
+    photos.mkdir()  # plugged back in: the worker's retry finds it
+    shutil.copy(ROOT / "samples" / "dice" / "face-4.jpg", photos / "face-4.jpg")
+    assert wait_until(lambda: dev.health()["camera"]["ok"], timeout=15), dev.health()
+    assert "device camera recovered" in caplog.text
+
+
+def test_stuck_button_is_reported_and_the_others_still_work(rig, caplog):
+    caplog.set_level(logging.INFO, logger="refbox")
+    cfg, table, dev = rig(FUTSAL, {"keypad": {"bounce_ms": 5}})
+    dev.stuck_after = 0.5  # 30 s in service; short here
+    table.start()
+    start_keypad(cfg, table, dev, MockFactory())
+    assert dev.health()["keypad"]["ok"]
+    stuck = dev.keypad.pin_of("goal_home")
+    stuck.drive_low()  # and it stays down
+    assert wait_until(lambda: table.view.data["home"]["score"] == 1)  # one press, reported once
+    assert wait_until(lambda: not dev.health()["keypad"]["ok"], timeout=3)
+    detail = dev.health()["keypad"]["detail"]
+    assert "button goal_home on GPIO27 has been held for" in detail and "(stuck?)" in detail, detail
+    for _ in range(2):  # the other buttons still work
+        foul = dev.keypad.pin_of("foul_away")
+        foul.drive_low()
+        time.sleep(0.02)
+        foul.drive_high()
+        time.sleep(0.02)
+    assert wait_until(lambda: table.view.data["away"]["fouls"] == 2)
+    assert table.view.data["home"]["score"] == 1  # the stuck one did not repeat
+    stuck.drive_high()
+    assert wait_until(lambda: dev.health()["keypad"]["ok"])
+    messages = [r.getMessage() for r in caplog.records if "device keypad" in r.getMessage()]
+    assert len(messages) == 2 and "recovered" in messages[1], messages
+
+
+def test_health_covers_every_started_device_and_the_club_when_present(rig):
+    cfg, table, dev = rig(FUTSAL)
+    factory = MockFactory()
+    start_keypad(cfg, table, dev, factory)
+    start_horn(cfg, table, dev, factory)
+    start_led(cfg, table, dev, factory, sim=True)
+    table.start()
+    assert wait_until(lambda: all(h["ok"] for h in dev.health().values()))
+    health = dev.health()
+    assert set(health) == {"keypad", "horn", "led", "journal"}
+    assert health["horn"]["detail"].startswith("relay on GPIO16")
+    assert wait_until(lambda: dev.health()["led"]["shown"] >= 1)
+
+    class Broker:  # the club publisher's status() (refbox.club), as the runtime sees it
+        state = {"connected": False, "last_error": "broker 10.0.0.2:1883: connection refused"}
+
+        def status(self):
+            return dict(self.state)
+
+    dev.club = Broker()
+    club = dev.health()["club"]
+    assert club["ok"] is False and "connection refused" in club["detail"]
+    Broker.state = {"connected": True, "last_error": None}
+    assert dev.health()["club"]["ok"] is True
+
+
+def test_failing_output_is_not_ok_and_recovers(rig):
+    cfg, table, dev = rig(FUTSAL)
+    factory = MockFactory()
+    start_led(cfg, table, dev, factory, sim=True)
+    table.start()
+    assert wait_until(lambda: dev.health()["led"]["ok"] and dev.health()["led"]["shown"] >= 1)
+    real_write = dev.led.backend.write
+
+    def broken(cells):
+        raise OSError("SPI bus error")
+
+    dev.led.backend.write = broken
+    assert goal(table).accepted
+    assert wait_until(lambda: not dev.health()["led"]["ok"])
+    assert "SPI bus error" in dev.health()["led"]["detail"]
+    dev.led.backend.write = real_write
+    assert goal(table).accepted
+    assert wait_until(lambda: dev.health()["led"]["ok"])
+
+
+def test_web_gets_the_health_and_binds_loopback_by_default(rig):
+    cfg, table, dev = rig(FUTSAL)
+    assert cfg.web.host == "127.0.0.1"
+    start_web(cfg, table, dev, port=0)
+    assert dev.web_address is not None and dev.web_address[0] == "127.0.0.1"
+    from web import create_app  # noqa: F401  (start_web built the app)
+
+    app = None
+    for close in dev.closers:
+        server = getattr(close, "__self__", None)
+        if server is not None and hasattr(server, "app"):
+            app = server.app
+    assert app is not None and app.extensions["refbox.health"] == dev.health
