@@ -15,9 +15,11 @@
   for the language switch, the filters ``number`` and ``datetime`` (Babel, by
   locale; the match clock is never reformatted) and ``names``: the names the page's
   script shows that live as data (games, families, periods, buttons and event
-  types) in the request's language. ``base.html`` puts them, with every other
-  word the scripts write (each through ``_()``), into the one
-  ``<script type="application/json" id="strings">`` block the scripts read.
+  types) in the request's language. ``templates/strings.html`` puts them, with
+  every other word the scripts write (each through ``_()``), into the one JSON
+  object ``base.html`` gives the scripts as
+  ``<script type="application/json" id="strings">{{ page_strings() }}</script>``
+  (rendered once per language: :func:`page_strings`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Flask, Response, g, request
+from markupsafe import Markup
 
 from refbox import i18n
 
@@ -117,6 +120,19 @@ def js_catalogue(lang: str) -> dict[str, dict[str, str]]:
     }
 
 
+def page_strings() -> Markup:
+    """The ``#strings`` block's JSON (``templates/strings.html``) in the request's
+    language, rendered once per language and app: some 300 messages that do not
+    change while the process runs."""
+    from flask import current_app, render_template
+
+    cache: dict[str, Markup] = current_app.extensions.setdefault("refbox.strings", {})
+    lang = current_language()
+    if lang not in cache:
+        cache[lang] = Markup(render_template("strings.html").strip())
+    return cache[lang]
+
+
 def init_app(app: Flask) -> None:
     """Per-request translations for the app's templates (see the module docstring)."""
     if "jinja2.ext.InternationalizationExtension" not in app.jinja_env.extensions:
@@ -130,4 +146,5 @@ def init_app(app: Flask) -> None:
     app.after_request(remember_and_translate)
     app.context_processor(lambda: {"lang": current_language(),
                                    "languages": [(code, *LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES],
-                                   "names": js_catalogue(current_language())})
+                                   "names": js_catalogue(current_language()),
+                                   "page_strings": page_strings})

@@ -67,6 +67,9 @@ def test_every_field_the_mirror_shows_has_a_label_in_every_language(table):
         assert not missing, (game.name, sorted(missing))
         seen |= shown_keys(view)
     assert len(seen) > 80
+    # the fields of events, shown in the history
+    seen |= {f for game in all_games() for spec in game.events.values() for f in spec}
+    assert not seen - set(labels["en"]), sorted(seen - set(labels["en"]))
     for key in seen:
         for lang in ("uk", "ru"):
             assert re.search(r"[а-яіїєґё]", labels[lang][key], re.I), (lang, key, labels[lang][key])

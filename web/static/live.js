@@ -22,8 +22,11 @@
   const label = (key) => (S.fields && S.fields[key]) || key.replace(/_/g, " ");
   // names that live as data (games, periods, view values, buttons), in the page's language
   const name = (table, key) => (S[table] && typeof key === "string" && S[table][key]) || key;
-  const VALUE_KEYS = new Set(["phase", "stage", "result", "ball_in_hand", "team"]);
-  const value = (x) => name("values", x);
+  // view and event fields whose values are words of a known set: the table that names them
+  const VALUE_TABLES = { phase: "values", stage: "values", result: "values", ball_in_hand: "values", team: "values",
+    color: "colours", ball: "actions", end: "ends", kind: "actions", option: "actions" };
+  const value = (x, key) => name(VALUE_TABLES[key] || "values", x);
+  const shown = (k, x) => (typeof x === "string" && k in VALUE_TABLES ? value(x, k) : text(x));
   function signalText(s) {
     const m = /^(\d+)th foul$/.exec(s.what || "");
     const what = m ? fmt(S.nth_foul, { n: m[1] }) : s.what === "10 m kick" ? S.ten_m_kick : name("actions", s.what);
@@ -73,7 +76,7 @@
     f.append(el("span", "label", label(key)));
     const val = el("span", "value");
     if (isDice(x)) val.append(...diceRow(x, "small"));
-    else val.textContent = VALUE_KEYS.has(key) ? text(value(x)) : text(x);
+    else val.textContent = shown(key, x);
     f.append(val);
     return f;
   }
@@ -236,7 +239,7 @@
       if (k === "type" || k === "t" || k === "source" || x === false || x === null) continue;
       if (isDice(x) && k === "dice") body.append(...diceRow(x, "tiny"));
       else if (isTile(x) && k === "tile") body.append(tile(x, false));
-      else body.append(el("span", "kv", `${label(k)} ${VALUE_KEYS.has(k) ? value(x) : text(x)}`));
+      else body.append(el("span", "kv", `${label(k)} ${shown(k, x)}`));
     }
     li.append(when);
     if (e.source) li.append(el("span", "source", name("sources", e.source)));
