@@ -217,6 +217,16 @@ def game_title(name: str, title: str, lang: str) -> str:
     return out or title
 
 
+def action_text(name: str) -> str:
+    """The English words of a button or event type (msgctxt ``action``): ``goal_home``
+    is ``goal home``; :func:`action_name` gives them in ``lang``."""
+    return name.replace("_", " ")
+
+
+def action_name(name: str, lang: str) -> str:
+    return pgettext_for(lang, "action", action_text(name))
+
+
 def option_help(text: str, lang: str) -> str:
     return pgettext_for(lang, "option", text)
 
@@ -269,11 +279,21 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("expected a list of {n}, got {count}"),
     N_("expected a list of {range} items, got {count}"),
     N_("undo is handled by the session, not the game"),
-    # refbox/table.py and web/api.py
+    # refbox/table.py
     N_("button {button} does nothing in {game}; buttons: {buttons}"),
-    N_("the control API is off: no control PIN is configured (web.pin)"),
-    N_("wrong or missing PIN (header X-Refbox-Pin)"),
-    N_("the body must be a JSON object (an event)"),
+    N_("no new tile that can be played now among {tiles}"),
+    N_("ambiguous: {n} placements ({ends}); confirm one on the control page"),
+    # web/auth.py and web/api.py
+    N_("control is off: no control PIN is configured (web.pin)"),
+    N_("wrong PIN"),
+    N_("too many wrong PINs from {client}; try again in {seconds} s"),
+    N_("not allowed: log in at /login with the control PIN, or send the PIN in X-Refbox-Pin"),
+    N_("missing or wrong CSRF token (header X-CSRF-Token)"),
+    N_("the table did not answer within {seconds} s"),
+    N_("the table could not record it: {error}"),
+    N_("the body must be a JSON object ({body})"),
+    N_("{game} has no tiles to place"),
+    N_("tile must be two pip counts 0..6 like 6-2, got {value}"),
     # the most frequent engine refusals
     N_("the game is over"),
     N_("the game is over, {winner} won"),
@@ -410,8 +430,23 @@ def _translate_bare(text: str, lang: str) -> str:
             v = period_name(v, lang)
         elif k == "what":
             v = pgettext_for(lang, "what", v)
+        elif k == "ends":  # refbox/table.py: "[6, 2] on left, [6, 2] on the first place"
+            v = ", ".join(_tile_on_end(part, lang) for part in re.split(r", (?=\[)", v))
         out[k] = v
     return gettext_for(lang, msgid).format(**out)
+
+
+#: Where a domino tile may go (``end`` of a ``play`` event; msgctxt ``end``).
+END_NAMES: tuple[str, ...] = ("left", "right", "up", "down", "the first place")
+_TILE_ON_END = re.compile(r"(?P<tile>\[[^\]]*\]) on (?P<end>.+)\Z")
+
+
+def _tile_on_end(text: str, lang: str) -> str:
+    m = _TILE_ON_END.match(text)
+    if m is None or m.group("end") not in END_NAMES:
+        return text
+    return gettext_for(lang, N_("{tile} on {end}")).format(
+        tile=m.group("tile"), end=pgettext_for(lang, "end", m.group("end")))
 
 
 def translate_reason(text: str, lang: str) -> str:

@@ -7,7 +7,8 @@
   ``refbox/``, ``web/``, ``firmware_bridge/`` and ``rules/sports/report.py``;
 - the Jinja templates ``web/templates/**.html`` (``{{ _("...") }}``, ``{% trans %}``);
 - the names of the games (msgctxt ``game:NAME``), their families (``family``),
-  option descriptions (``option``) and the period names of the field sports
+  option descriptions (``option``), the words of their buttons and event types
+  (``action``: ``goal_home`` is ``goal home``) and the period names of the field sports
   (``period``), read from the ``rules`` registry, so a new game needs no marking;
   what the field sports refuse outside play (``what``);
 - the short scoreboard texts of :data:`firmware_bridge.glyphs.DISPLAY_TEXTS`
@@ -53,13 +54,19 @@ def _dynamic_messages() -> Iterable[tuple[str, str | None, str]]:
     from firmware_bridge.glyphs import DISPLAY_TEXTS
     from rules import all_games
 
+    actions: set[str] = {"undo"}
     for game in all_games():
+        actions |= {*game.keypad, *game.events}
         yield game.title, f"game:{game.name}", f"rules registry: {game.name}"
         yield game.family, "family", "rules registry: families"
         for opt in game.options:
             yield opt.help, "option", f"rules registry: {game.name}.{opt.name}"
+    for name in sorted(actions):
+        yield i18n.action_text(name), "action", "rules registry: buttons and event types"
     for name in PERIOD_NAMES:
         yield name, "period", "rules/sports/match.py build_phases"
+    for name in i18n.END_NAMES:
+        yield name, "end", "refbox/table.py: ambiguous placements (rules/dominoes/layout.py ENDS)"
     for name in i18n.WHAT_NAMES:
         yield name, "what", "rules/sports/match.py: no {what} during {period}"
     for text in DISPLAY_TEXTS:

@@ -106,15 +106,23 @@ def buttons() -> Any:
 
 @bp.get("/games")
 def games() -> Any:
-    """Every game with its players range, house-rule options and event types."""
+    """Every game with its players range, house-rule options and event types; the
+    title and option descriptions in the request's language (``title_en`` in English)."""
+    from refbox.i18n import localized_info
     from rules import all_games
 
-    return jsonify([g.info() for g in all_games()])
+    from .i18n import current_language
+
+    return jsonify([localized_info(g.info(), current_language()) for g in all_games()])
 
 
 @bp.get("/game")
 def game() -> Any:
     """The current game: header, catalogue entry, event types legal now, buttons."""
+    from refbox.i18n import localized_info
+
+    from .i18n import current_language
+
     t = _table()
     session = t.session
     try:
@@ -124,7 +132,7 @@ def game() -> Any:
     return jsonify({
         "id": t.game_id,
         "header": session.header.to_dict(),
-        "info": session.game.info(),
+        "info": localized_info(session.game.info(), current_language()),
         "legal": legal,
         "buttons": sorted([*session.game.keypad, "undo"]),
     })

@@ -162,8 +162,12 @@ def login() -> Any:
         check_pin(request.form.get("pin", ""))
     except Refused as exc:
         headers = {"Retry-After": str(math.ceil(exc.retry_after))} if exc.status == 429 else {}
-        page = render_template("login.html", name=current_app.config["TABLE_NAME"], error=exc.reason,
-                               enabled=bool(_pin()))
+        from refbox.i18n import translate_reason
+
+        from .i18n import current_language
+
+        page = render_template("login.html", name=current_app.config["TABLE_NAME"],
+                               error=translate_reason(exc.reason, current_language()), enabled=bool(_pin()))
         return page, exc.status, headers
     current_app.extensions["refbox.limiter"].reset(_client())
     session.clear()

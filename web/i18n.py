@@ -11,11 +11,15 @@
 - remembers a ``?lang=`` choice in the cookie;
 - adds ``reason_text`` (the refusal in the request's language) beside ``reason`` to
   JSON answers of refused events, leaving ``reason`` itself unchanged;
-- gives templates ``lang`` (for ``<html lang>``), the filters ``number`` and
-  ``datetime`` (Babel, by locale; the match clock is never reformatted) and
-  ``i18n_js``: what the page's script needs in the request's language (its own
-  messages :data:`JS_MESSAGES`, the games' names, the period names), for
-  ``<script id="i18n" type="application/json">{{ i18n_js|tojson }}</script>``.
+- gives templates ``lang`` (for ``<html lang>``), ``languages`` (code, own name)
+  for the language switch, the filters ``number`` and ``datetime`` (Babel, by
+  locale; the match clock is never reformatted) and ``names``: the names the page's
+  script shows that live as data (games, families, periods, buttons and event
+  types) in the request's language. ``templates/strings.html`` puts them, with
+  every other word the scripts write (each through ``_()``), into the one JSON
+  object ``base.html`` gives the scripts as
+  ``<script type="application/json" id="strings">{{ page_strings() }}</script>``
+  (rendered once per language: :func:`page_strings`).
 """
 
 from __future__ import annotations
@@ -26,23 +30,16 @@ from functools import lru_cache
 from typing import Any
 
 from flask import Flask, Response, g, request
+from markupsafe import Markup
 
 from refbox import i18n
 
 LANGUAGE_KEY = "LANGUAGE"  # app.config: the table's configured language
 
-#: Texts the mirror page's script writes itself (brace placeholders, filled in JS).
-JS_MESSAGES: tuple[str, ...] = (
-    i18n.N_("live"),
-    i18n.N_("reconnecting…"),
-    i18n.N_("{turn} to play"),
-    i18n.N_("series {total}"),
-    i18n.N_("{winner} wins"),
-    i18n.N_("accepted: {event}"),
-    i18n.N_("refused: {reason}"),
-    i18n.N_("fouls {n}"),
-    i18n.N_("timeouts {n}"),
-)
+#: Each language's name in itself (the language switch: the same in every language).
+LANGUAGE_NAMES: dict[str, tuple[str, str]] = {
+    "uk": ("Укр", "Українська"), "ru": ("Рус", "Русский"), "en": ("Eng", "English"),
+}
 
 
 def current_language() -> str:
@@ -108,15 +105,32 @@ def _datetime(value: Any, fmt: str = "medium") -> str:
 
 @lru_cache(maxsize=None)
 def js_catalogue(lang: str) -> dict[str, dict[str, str]]:
-    """Messages, game names and period names in ``lang`` for the page's script."""
+    """Names that live as data, in ``lang``, for the page's scripts: games (by id),
+    families, periods of the field sports, and the words of buttons and event types."""
     from rules import all_games
 
     tr = i18n.translations(lang)
+    games = all_games()
+    words = sorted({w for g in games for w in (*g.keypad, *g.events)} | {"undo"})
     return {
-        "messages": {m: tr.gettext(m) for m in JS_MESSAGES},
-        "games": {g.name: i18n.game_title(g.name, g.title, lang) for g in all_games()},
+        "games": {g.name: i18n.game_title(g.name, g.title, lang) for g in games},
+        "families": {g.family: tr.pgettext("family", g.family) for g in games},
         "periods": {p: tr.pgettext("period", p) for p in i18n.PERIOD_NAMES},
+        "actions": {w: tr.pgettext("action", i18n.action_text(w)) for w in words},
     }
+
+
+def page_strings() -> Markup:
+    """The ``#strings`` block's JSON (``templates/strings.html``) in the request's
+    language, rendered once per language and app: some 300 messages that do not
+    change while the process runs."""
+    from flask import current_app, render_template
+
+    cache: dict[str, Markup] = current_app.extensions.setdefault("refbox.strings", {})
+    lang = current_language()
+    if lang not in cache:
+        cache[lang] = Markup(render_template("strings.html").strip())
+    return cache[lang]
 
 
 def init_app(app: Flask) -> None:
@@ -130,5 +144,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["datetime"] = _datetime
     app.before_request(choose_language)
     app.after_request(remember_and_translate)
-    app.context_processor(lambda: {"lang": current_language(), "languages": i18n.LANGUAGES,
-                                   "i18n_js": js_catalogue(current_language())})
+    app.context_processor(lambda: {"lang": current_language(),
+                                   "languages": [(code, *LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES],
+                                   "names": js_catalogue(current_language()),
+                                   "page_strings": page_strings})

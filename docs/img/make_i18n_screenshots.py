@@ -1,6 +1,6 @@
 """Screenshots of the mirror page in Ukrainian, Russian and English (docs/i18n.md).
 
-Runs a real table (a futsal match and a Pig game, journals in a temporary folder),
+Runs a real table (a futsal match, its journal in a temporary folder),
 serves the real web app on a free local port and photographs ``/?lang=uk|ru|en``
 with headless Chromium (Debian's /usr/bin/chromium through Playwright). Writes
 ``docs/img/mirror-<game>-<lang>.png`` and prints the files with their sizes.
@@ -23,14 +23,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 GAMES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
+    # a futsal match in the 13th minute of the 1st half, the clock stopped by the timekeeper
     "futsal": (
         {"game": "futsal", "players": ["Шахтар", "Динамо"]},
         [{"type": "clock_start", "t": 0}, {"type": "goal", "team": "home", "player": 7, "t": 95},
-         {"type": "foul", "team": "away", "t": 130}, {"type": "clock_stop", "t": 754.2}],
-    ),
-    "pig": (
-        {"game": "pig", "players": ["Оксана", "Дмитро"]},
-        [{"type": "roll", "dice": [5]}, {"type": "roll", "dice": [4]}],
+         {"type": "foul", "team": "away", "player": 4, "t": 130},
+         {"type": "card", "team": "away", "player": 4, "color": "yellow", "t": 131},
+         {"type": "foul", "team": "home", "player": 10, "t": 402},
+         {"type": "goal", "team": "away", "player": 9, "t": 517},
+         {"type": "foul", "team": "away", "player": 5, "t": 640},
+         {"type": "clock_stop", "t": 754.2}],
     ),
 }
 
@@ -60,10 +62,11 @@ def shoot(out: Path, langs: tuple[str, ...] = ("uk", "ru", "en")) -> list[Path]:
                     server = make_server("127.0.0.1", 0, app, threaded=True)
                     threading.Thread(target=server.serve_forever, daemon=True).start()
                     for lang in langs:
-                        page = browser.new_page(viewport={"width": 900, "height": 640})
+                        page = browser.new_page(viewport={"width": 1000, "height": 700})
                         page.goto(f"http://127.0.0.1:{server.server_port}/?lang={lang}")
-                        page.wait_for_load_state("load")
-                        time.sleep(0.5)  # let the stream deliver the first view
+                        page.wait_for_selector("#status.live")  # the stream delivered the view
+                        page.wait_for_selector("#history-list li")
+                        time.sleep(0.3)
                         path = out / f"mirror-{game}-{lang}.png"
                         page.screenshot(path=str(path), full_page=True)
                         page.close()

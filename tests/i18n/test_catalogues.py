@@ -34,7 +34,7 @@ def test_english_catalogue_has_every_message_and_sound_placeholders(template):
 
 def test_the_template_holds_every_kind_of_message(template):
     contexts = {m.context for m in template if m.id}
-    assert {"family", "option", "period", "display"} <= contexts
+    assert {"family", "option", "period", "display", "action", "phase"} <= contexts
     assert {f"game:{g.name}" for g in all_games()} <= contexts
     ids = {m.id for m in template}
     assert "Control panel" in ids  # a template string
@@ -85,7 +85,7 @@ def test_compile_writes_mo_that_gettext_reads(tmp_path):
     assert i18n.mo_path("ru", locale_dir).exists()
     assert tr.pgettext("game:pig", "Pig") == "Свинья"
     with i18n.mo_path("ru", locale_dir).open("rb") as fh:
-        assert gettext.GNUTranslations(fh).gettext("Roll") == "Бросить"
+        assert gettext.GNUTranslations(fh).pgettext("action", "roll") == "бросить"
 
 
 def test_stale_mo_is_recompiled(tmp_path):
@@ -96,11 +96,12 @@ def test_stale_mo_is_recompiled(tmp_path):
     po = i18n.po_path("uk", locale_dir)
     shutil.copy(i18n.po_path("uk"), po)
     i18n.compile_catalogue("uk", locale_dir)
-    text = po.read_text(encoding="utf-8").replace('msgstr "Кинути"', 'msgstr "Кидай"')
+    text = po.read_text(encoding="utf-8").replace('msgid "History"\nmsgstr "Історія"', 'msgid "History"\nmsgstr "Минуле"')
     po.write_text(text, encoding="utf-8")
     mo = i18n.mo_path("uk", locale_dir)
     os.utime(mo, (mo.stat().st_atime - 60, mo.stat().st_mtime - 60))
-    assert i18n.translations("uk", locale_dir).gettext("Roll") == "Кидай"
+    assert "Минуле" in text
+    assert i18n.translations("uk", locale_dir).gettext("History") == "Минуле"
 
 
 def test_mo_files_are_not_in_git():
@@ -125,7 +126,11 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style"):
             self._skip += 1
+        kind = dict(attrs).get("type", "")
         for name, value in attrs:
+            # a value is read only on a button-like input; an <option>'s value is a code
+            if name == "value" and not (tag == "input" and kind in ("submit", "button", "reset")):
+                continue
             if name in READABLE_ATTRS and value and re.search(r"[^\W\d_]", value):
                 self.found.append(value)
 
@@ -143,6 +148,8 @@ class _Text(HTMLParser):
 def raw_template_text(source: str) -> list[str]:
     """Readable text a template shows without a ``_()`` around it."""
     parser = _Text()
+    # the body_class block names a CSS class, not a word anyone reads
+    source = re.sub(r"\{% block body_class %\}.*?\{% endblock %\}", " ", source)
     parser.feed(JINJA.sub(" ", source))
     return parser.found
 
@@ -158,3 +165,12 @@ def test_templates_wrap_every_readable_string(path):
 def test_the_template_check_sees_a_bare_string():
     assert raw_template_text('<p>{{ _("Score") }}</p><button title="Undo">{{ x }}</button><p>Score</p>') == [
         "Undo", "Score"]
+    assert raw_template_text('<input type="submit" value="Go"><select><option value="elapsed">'
+                             '{{ _("elapsed") }}</option></select><input placeholder="mm:ss">') == ["Go", "mm:ss"]
+    assert raw_template_text('{% block body_class %}control{% endblock %}<i aria-label="Dice"></i>') == ["Dice"]
+
+
+def test_every_page_template_has_the_language_and_its_switch():
+    for name in ("base.html", "club.html"):
+        source = (ROOT / "web" / "templates" / name).read_text(encoding="utf-8")
+        assert '<html lang="{{ lang }}">' in source and '{% include "languages.html" %}' in source, name

@@ -146,3 +146,24 @@ def test_period_names_and_what_inside_a_reason_are_translated():
     assert i18n.translate_reason(messages[0], "ru").endswith("тайм-аут невозможно: перерыв")
     assert messages[1].endswith("the clock does not run during half-time; call next_period")
     assert i18n.translate_reason(messages[1], "uk").endswith("годинник не йде: перерва; подайте next_period")
+
+
+def test_the_tables_domino_refusals_are_translated(tmp_path):
+    """What refbox/table.py answers to a camera reading of tiles (docs/vision-dominoes.md)."""
+    from refbox.journal import Journal
+    from refbox.table import Table
+
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "all-fives", "players": ["Ann", "Bob"]})
+    assert table.handle({"type": "new_hand"}).accepted
+    assert table.handle_tiles([[6, 6]]).accepted
+    nothing = table.handle_tiles([[6, 6]]).reason
+    assert i18n.reason_pattern(nothing) == "no new tile that can be played now among {tiles}"
+    assert i18n.translate_reason(nothing, "uk") == "серед [[6, 6]] немає нової кісточки, яку можна поставити зараз"
+    ambiguous = table.handle_tiles([[6, 6], [6, 2]]).reason
+    assert i18n.reason_pattern(ambiguous) == "ambiguous: {n} placements ({ends}); confirm one on the control page"
+    ru = i18n.translate_reason(ambiguous, "ru")
+    assert ru.startswith("неоднозначно: возможных ходов — ") and ru.endswith("; подтвердите один на панели управления")
+    assert "[6, 2] на левый конец" in ru and " on " not in ru, ru
+    uk = i18n.translate_reason(ambiguous, "uk")
+    assert "[6, 2] на правий кінець" in uk and not re.search(r"\b(on|left|right|up|down)\b", uk), uk
+    table.journal.close()

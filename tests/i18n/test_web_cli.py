@@ -31,50 +31,145 @@ def make_client(table, language="en"):
     return app.test_client()
 
 
+PAGES = ("/", "/login", "/control", "/club")
+
+
+class _Watcher:
+    """A club watcher with one table playing futsal (what refbox.club.ClubWatcher gives)."""
+
+    version = 1
+
+    def tables(self):
+        summary = {"game": "futsal", "scores": [{"name": "Lviv", "score": 1}, {"name": "Kyiv", "score": 0}],
+                   "clock": "12:03", "period": "2nd half", "turn": None, "winner": None}
+        return {"table-2": {"table": "table-2", "status": "online", "summary": summary, "version": 1}}
+
+    def status(self):
+        return {"connected": True, "detail": ""}
+
+    def wait(self, after, timeout):
+        return self.version
+
+
+def pages(table, lang, language="en"):
+    """Every page of the web UI in ``lang``: mirror, login, control panel (logged in), club."""
+    app = create_app(table, {"TESTING": True, "CONTROL_PIN": "2468", "LANGUAGE": language,
+                             "CLUB_WATCHER": _Watcher()})
+    client = app.test_client()
+    out = {"/login": client.get(f"/login?lang={lang}").get_data(as_text=True)}
+    assert client.post("/login", data={"pin": "2468"}).status_code == 302
+    for path in ("/", "/control", "/club"):
+        r = client.get(f"{path}?lang={lang}")
+        assert r.status_code == 200, path
+        out[path] = r.get_data(as_text=True)
+    return out
+
+
+def strings(page):
+    """The words the page's scripts write (the ``#strings`` block), as data."""
+    import re
+
+    m = re.search(r'<script (?:type="application/json" id="strings"|id="strings" type="application/json")>(.*?)</script>',
+                  page, re.S)
+    return json.loads(m.group(1)) if m else {}
+
+
+def leaves(value):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from leaves(v)
+    else:
+        yield value
+
+
+def visible(page):
+    """The page without its scripts: what HTML shows (text and attributes)."""
+    import re
+
+    return re.sub(r"<script\b.*?</script>", "", page, flags=re.S)
+
+
 @pytest.mark.parametrize("lang, words", [
-    ("uk", ["Панель керування", "Кинути", "з'єднання…", 'lang="uk"']),
-    ("ru", ["Панель управления", "Бросить", "соединение…", 'lang="ru"']),
-    ("en", ["Control panel", "Roll", "connecting…", 'lang="en"']),
+    ("uk", {"/": ["Історія", "Керування", "з'єднання…"], "/login": ["Панель керування", "Увійти"],
+            "/control": ["Кнопки", "Нова гра", "Почати нову гру"], "/club": ["Столи клубу", "Футзал (міні-футбол)", "2-й тайм"]}),
+    ("ru", {"/": ["История", "Управление", "соединение…"], "/login": ["Панель управления", "Войти"],
+            "/control": ["Кнопки", "Новая игра", "Начать новую игру"], "/club": ["Столы клуба", "Футзал (мини-футбол)", "2-й тайм"]}),
+    ("en", {"/": ["History", "Control", "connecting…"], "/login": ["Control panel", "Log in"],
+            "/control": ["Buttons", "New game", "Start new game"], "/club": ["Club tables", "Futsal", "2nd half"]}),
 ])
-def test_page_in_the_asked_language(table, lang, words):
-    page = make_client(table).get(f"/?lang={lang}").get_data(as_text=True)
-    for w in words:
-        assert w in page
+def test_every_page_in_the_asked_language(table, lang, words):
+    got = pages(table, lang)
+    for path in PAGES:
+        assert f'<html lang="{lang}">' in got[path], path
+        assert f'href="?lang={lang}"' in got[path] and 'aria-current="true"' in got[path]  # the switch
+        for w in words.get(path, []):
+            assert w in visible(got[path]), (path, w)
+
+
+@pytest.mark.parametrize("lang, expect", [
+    ("uk", {"to_play": "хід: {name}", "die": "кубик {v}", ("games", "pig"): "Свиня",
+            ("periods", "half-time"): "перерва", ("actions", "roll"): "кинути", ("fields", "fouls"): None}),
+    ("ru", {"to_play": "ход: {name}", "die": "кубик {v}", ("games", "pig"): "Свинья",
+            ("periods", "half-time"): "перерыв", ("actions", "roll"): "бросить"}),
+    ("en", {"to_play": "{name} to play", "die": "die {v}", ("games", "pig"): "Pig",
+            ("periods", "half-time"): "half-time", ("actions", "roll"): "roll"}),
+])
+def test_the_scripts_words_are_in_the_language(table, lang, expect):
+    s = strings(pages(table, lang)["/control"])
+    for key, want in expect.items():
+        got = s[key[0]].get(key[1]) if isinstance(key, tuple) else s[key]
+        if want is not None:
+            assert got == want, key
+    assert s["live"] == i18n.gettext_for(lang, "live")
 
 
 @pytest.mark.parametrize("lang", ["uk", "ru"])
-def test_no_english_template_string_reaches_a_translated_page(table, lang):
+def test_no_english_reaches_a_translated_page(table, lang):
+    """No template string shows untranslated, and every word the scripts may write
+    (their texts, game, period, family, button and event names) is in the language."""
+    import re
+
     from babel.messages.extract import extract_from_dir
 
-    page = make_client(table).get(f"/?lang={lang}").get_data(as_text=True)
+    got = pages(table, lang)
     msgids = [m[2] for m in extract_from_dir(str(ROOT / "web" / "templates"), [("**.html", "jinja2")],
                                              {"**.html": {"extensions": "jinja2.ext.i18n"}})]
-    assert msgids
-    for msgid in msgids:
-        text = msgid if isinstance(msgid, str) else msgid[0]
-        if i18n.gettext_for(lang, text) != text:  # words that are the same (PIN) are allowed
-            assert f">{text}<" not in page and f'"{text}"' not in page, text
+    assert len(msgids) > 100
+    for path, page in got.items():
+        shown = visible(page)
+        for msgid in msgids:
+            text = msgid if isinstance(msgid, str) else msgid[-1]
+            if i18n.gettext_for(lang, text) != text:  # words that are the same (PIN, Refbox) are allowed
+                assert f">{text}<" not in shown, (path, text)
+                for attr in ("title", "placeholder", "alt", "aria-label"):
+                    assert f'{attr}="{text}"' not in shown, (path, attr, text)
+        words = [w for w in leaves(strings(page)) if isinstance(w, str)]
+        assert path == "/login" or len(words) > 10, path
+        # what is left once placeholders, formats and identifiers are removed must be Cyrillic
+        for w in words:
+            rest = re.sub(r"\{\w+\}|\b[\w.-]*[=_/][\w.,/-]*|JSON|CSRF|PIN|X-Refbox-Pin|docs/games", " ", w)
+            assert not re.search(r"[A-Za-z]{2,}", rest), (path, w)
 
 
 def test_choice_is_remembered_in_a_cookie(table):
     client = make_client(table)
-    r = client.get("/?lang=ru")
+    r = client.get("/login?lang=ru")
     assert i18n.COOKIE in r.headers.get("Set-Cookie", "")
-    assert "Панель управления" in client.get("/").get_data(as_text=True)  # the cookie, no ?lang
-    assert "Control panel" in client.get("/?lang=en").get_data(as_text=True)
+    assert "Панель управления" in client.get("/login").get_data(as_text=True)  # the cookie, no ?lang
+    assert "Control panel" in client.get("/login?lang=en").get_data(as_text=True)
 
 
 def test_table_language_is_the_default_and_bad_values_are_ignored(table):
     client = make_client(table, "uk")
-    assert "Панель керування" in client.get("/").get_data(as_text=True)
-    assert "Панель керування" in client.get("/?lang=xx").get_data(as_text=True)
+    assert "Панель керування" in client.get("/login").get_data(as_text=True)
+    assert "Панель керування" in client.get("/login?lang=xx").get_data(as_text=True)
     client.set_cookie(i18n.COOKIE, "de")
-    assert "Панель керування" in client.get("/").get_data(as_text=True)
+    assert "Панель керування" in client.get("/login").get_data(as_text=True)
 
 
 def test_accept_language_only_when_nothing_else_says(table):
     app = create_app(table, {"TESTING": True, "LANGUAGE": "none-configured"})
-    page = app.test_client().get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9"}).get_data(as_text=True)
+    page = app.test_client().get("/login", headers={"Accept-Language": "ru-RU,ru;q=0.9"}).get_data(as_text=True)
     assert "Панель управления" in page
 
 
@@ -85,7 +180,26 @@ def test_refusal_comes_with_a_translated_reason_text(table):
     assert "throw at least once" in r.json["reason"]  # the documented key keeps its meaning
     assert r.json["reason_text"].endswith("киньте хоча б раз, перш ніж зупинитися")
     r = client.post("/api/events?lang=ru", json={"type": "roll", "dice": [3]}, headers={"X-Refbox-Pin": "1"})
-    assert r.status_code == 403 and r.json["reason_text"].startswith("неверный или отсутствующий PIN-код")
+    assert r.status_code == 403 and r.json["reason"] == "wrong PIN" and r.json["reason_text"] == "неверный PIN-код"
+    r = client.post("/api/events?lang=ru", json={"type": "roll", "dice": [3]})
+    assert r.status_code == 403 and r.json["reason_text"].startswith("запрещено: войдите на /login")
+    r = client.get("/api/proposals?tile=6-2&lang=uk")
+    assert r.status_code == 422 and r.json["reason_text"] == "у грі pig немає кісточок для викладання"
+
+
+def test_wrong_pin_on_the_login_page_is_in_the_language(table):
+    client = make_client(table, "ru")
+    page = client.post("/login", data={"pin": "0000"}).get_data(as_text=True)
+    assert '<p id="login-error" class="error" role="alert">неверный PIN-код</p>' in page
+
+
+def test_game_catalogue_of_the_api_is_in_the_language(table):
+    client = make_client(table)
+    games = {g["name"]: g for g in client.get("/api/games?lang=uk").json}
+    assert games["pig"]["title"] == "Свиня" and games["pig"]["title_en"] == "Pig"
+    assert next(o for o in games["pig"]["options"] if o["name"] == "target")["help"] == "очки, які треба набрати"
+    assert client.get("/api/game?lang=ru").json["info"]["title"] == "Свинья"
+    assert client.get("/api/games?lang=en").json[0]["title"] == client.get("/api/games?lang=en").json[0]["title_en"]
 
 
 def test_accepted_events_are_untouched(table):
@@ -102,7 +216,8 @@ def test_locale_filters_in_templates(table):
         assert env.from_string("{{ 1234567.5|number }}").render() == "1\xa0234\xa0567,5"
         when = dt.datetime(2026, 3, 1, 18, 5)
         assert "бер" in env.from_string("{{ when|datetime }}").render(when=when)
-        assert env.from_string('{{ _("Roll") }}').render() == "Кинути"
+        assert env.from_string('{{ _("History") }}').render() == "Історія"
+        assert env.from_string('{{ pgettext("action", "roll") }}').render() == "кинути"
         assert env.from_string('{{ pgettext("game:pig", "Pig") }}').render() == "Свиня"
 
 
@@ -197,19 +312,24 @@ def test_games_refuses_an_unknown_language():
     assert r.returncode == 2 and "invalid choice: 'de'" in r.stderr
 
 
-def test_page_script_gets_its_messages_and_names_in_the_language(table):
-    from web.i18n import JS_MESSAGES, js_catalogue
+def test_names_the_scripts_show_are_in_the_language(table):
+    from rules import all_games
+    from web.i18n import js_catalogue
 
     uk = js_catalogue("uk")
-    assert set(uk["messages"]) == set(JS_MESSAGES)
-    assert uk["messages"]["{winner} wins"] == "переміг {winner}"
+    assert set(uk["games"]) == {g.name for g in all_games()}
     assert uk["games"]["pig"] == "Свиня" and js_catalogue("ru")["games"]["pig"] == "Свинья"
-    assert uk["periods"]["half-time"] == "перерва"
+    assert uk["periods"]["half-time"] == "перерва" and uk["families"]["dice"] == "кості"
+    words = {w for g in all_games() for w in (*g.keypad, *g.events)} | {"undo"}
+    assert set(uk["actions"]) == words
+    assert uk["actions"]["goal_home"] == "гол господарів" and js_catalogue("ru")["actions"]["undo"] == "отменить"
+    for lang in ("uk", "ru"):  # every button and event type has a word of its own in the language
+        assert all(js_catalogue(lang)["actions"][w] != i18n.action_text(w) for w in words), lang
     app = create_app(table, {"TESTING": True})
     with app.test_request_context("/?lang=ru"):
         app.preprocess_request()
-        out = app.jinja_env.from_string("{{ i18n_js|tojson }}").render(**_context(app))
-    assert json.loads(out)["messages"]["live"] == "в эфире"
+        out = app.jinja_env.from_string("{{ names|tojson }}").render(**_context(app))
+    assert json.loads(out)["games"]["futsal"] == "Футзал (мини-футбол)"
 
 
 def _context(app):

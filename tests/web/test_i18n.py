@@ -45,6 +45,8 @@ def test_no_bare_user_facing_text(template):
     parser.feed(stripped)
     assert parser.found == []
     wrapped = re.findall(r"\{\{ ?_\((['\"])(.+?)\1\) ?\}\}", source)
+    if template.name == "strings.html":  # one JSON object of _() and pgettext() calls
+        wrapped = re.findall(r"(?:\b_|pgettext)\(", source)
     if template.name not in ("board.html",):
         assert wrapped, "a page without any translatable string?"
 
@@ -52,11 +54,39 @@ def test_no_bare_user_facing_text(template):
 def test_javascript_has_no_words_of_its_own(client):
     page = client.get("/").get_data(as_text=True)
     strings = json.loads(re.search(r'<script type="application/json" id="strings">(.*?)</script>', page, re.S).group(1))
-    used = set()
-    for js in (WEB / "static").glob("*.js"):
-        text = js.read_text(encoding="utf-8")
+    used, tables = set(), set()
+    for js in ("live.js", "control.js"):
+        text = (WEB / "static" / js).read_text(encoding="utf-8")
         used |= set(re.findall(r"\bS\.(\w+)", text))
-    assert used - {"fields"} <= set(strings), used - set(strings)
+        tables |= set(re.findall(r'\bname\("(\w+)"', text))  # names that live as data: games, periods, ...
+        m = re.search(r"const VALUE_TABLES = \{(.*?)\};", text, re.S)  # field -> the table naming its values
+        if m:
+            tables |= set(re.findall(r':\s*"(\w+)"', m.group(1)))
+    assert used <= set(strings), used - set(strings)
+    assert {"games", "periods", "families", "actions", "values", "sources", "ends"} <= tables <= set(strings)
+    assert all(isinstance(strings[t], dict) and strings[t] for t in tables)
+
+
+def test_club_script_has_no_words_of_its_own(table):
+    from web import create_app
+
+    class Watcher:
+        version = 0
+
+        def tables(self):
+            return {}
+
+        def status(self):
+            return {"connected": False, "detail": "test"}
+
+        def wait(self, after, timeout):
+            return 0
+
+    page = create_app(None, {"TESTING": True, "CLUB_WATCHER": Watcher()}).test_client().get("/club").get_data(as_text=True)
+    strings = json.loads(re.search(r'<script id="strings" type="application/json">(.*?)</script>', page, re.S).group(1))
+    text = (WEB / "static" / "club.js").read_text(encoding="utf-8")
+    assert set(re.findall(r"\bL\.(\w+)", text)) <= set(strings)
+    assert set(re.findall(r'\bnamed\("(\w+)"', text)) == {"games", "periods"} <= set(strings)
 
 
 def test_translations_reach_the_page(app, client):
@@ -67,6 +97,12 @@ def test_translations_reach_the_page(app, client):
             return s.upper()
 
         def ngettext(self, s, p, n):
+            return (s if n == 1 else p).upper()
+
+        def pgettext(self, c, s):
+            return s.upper()
+
+        def npgettext(self, c, s, p, n):
             return (s if n == 1 else p).upper()
 
     app.jinja_env.install_gettext_translations(Shout(), newstyle=True)

@@ -1,6 +1,7 @@
 // Club dashboard: one tile per table, kept live by /club/stream (server-sent events).
 "use strict";
-const L = JSON.parse(document.getElementById("club-labels").textContent);
+const L = JSON.parse(document.getElementById("strings").textContent);  // words in the page's language
+const named = (table, key) => (L[table] && L[table][key]) || key;
 const tilesBox = document.getElementById("tiles");
 const tables = new Map();
 
@@ -13,8 +14,8 @@ function renderTile(t) {
   const tile = el("article", "tile " + (online ? "online" : "offline"));
   tile.dataset.table = t.table;
   tile.append(el("h2", "name", t.table), el("div", "state", online ? L.online : (t.status ? L.offline : L.unknown)));
-  tile.append(el("div", "game", s.game || ""));
-  if (s.clock) tile.append(el("div", "clock", s.clock), el("div", "period", s.period || ""));
+  tile.append(el("div", "game", s.game ? named("games", s.game) : ""));
+  if (s.clock) tile.append(el("div", "clock", s.clock), el("div", "period", s.period ? named("periods", s.period) : ""));
   const ul = el("ul", "scores");
   for (const p of s.scores || []) {
     const li = el("li");

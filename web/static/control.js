@@ -3,7 +3,8 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  const { S, el, fmt } = window.Refbox;
+  const { S, el, fmt, name } = window.Refbox;
+  const why = (a) => a.reason_text || a.reason;  // the refusal in the page's language when the API has it
   const CSRF = document.querySelector('meta[name="csrf-token"]').content;
   let games = [];
   let currentGame = null;
@@ -22,7 +23,7 @@
       return null;
     }
     const ok = r.ok && a.accepted;
-    $("answer").textContent = ok ? `${S.accepted}: ${JSON.stringify(a.event)}` : `${S.refused}: ${a.reason}`;
+    $("answer").textContent = ok ? `${S.accepted}: ${a.event && a.event.type ? name("actions", a.event.type) + " " : ""}${JSON.stringify(a.event)}` : `${S.refused}: ${why(a)}`;
     $("answer").className = "answer " + (ok ? "accepted" : "refused");
     if (ok) loadGame();
     return a;
@@ -64,7 +65,7 @@
     currentGame = g;
     if (same) return;
     $("buttons").replaceChildren(...g.buttons.map((n) => {
-      const b = el("button", "key" + (n === "undo" ? " undo" : ""), n.replace(/_/g, " "));
+      const b = el("button", "key" + (n === "undo" ? " undo" : ""), name("actions", n));
       b.type = "button";
       b.dataset.button = n;
       b.onclick = () => post(`/api/press/${encodeURIComponent(n)}`);
@@ -73,7 +74,7 @@
     const events = g.info.events;
     const chosen = $("event-type").value;
     $("event-type").replaceChildren(...events.map((t) => {
-      const o = el("option", g.legal.includes(t) ? "legal" : "later", t.replace(/_/g, " "));
+      const o = el("option", g.legal.includes(t) ? "legal" : "later", `${name("actions", t)} (${t})`);
       o.value = t;
       return o;
     }));
@@ -114,7 +115,9 @@
   function showGameForm() {
     const g = games.find((x) => x.name === $("new-game").value);
     if (!g) return;
-    $("new-game-info").textContent = `${g.title}${g.native ? " — " + g.native : ""} · ${g.family} · ${g.players[0]}..${g.players[1]}`;
+    const other = [g.title_en, g.native].filter((t) => t && t !== g.title);
+    $("new-game-info").textContent = `${g.title}${other.length ? " — " + other.join(" / ") : ""} · ` +
+      `${name("families", g.family)} · ${fmt(S.players_range, { min: g.players[0], max: g.players[1] })}`;
     $("new-options").replaceChildren(...g.options.map(optionInput));
   }
   async function loadGames() {
@@ -154,11 +157,11 @@
     e.preventDefault();
     const r = await fetch("/api/proposals?tile=" + encodeURIComponent($("tile-input").value.trim()));
     const a = await r.json();
-    if (!r.ok) return say(`${S.refused}: ${a.reason}`);
+    if (!r.ok) return say(`${S.refused}: ${why(a)}`);
     const box = $("proposals");
     if (!a.length) { box.replaceChildren(el("span", "hint", S.no_proposals)); return; }
     box.replaceChildren(...a.map((ev) => {
-      const b = el("button", "proposal", `${S.confirm}: ${ev.tile.join("-")}${ev.end ? " → " + ev.end : ""}`);
+      const b = el("button", "proposal", `${S.confirm}: ${ev.tile.join("-")}${ev.end ? " → " + name("ends", ev.end) : ""}`);
       b.type = "button";
       b.onclick = () => { const { source, ...clean } = ev; post("/api/events", clean).then(() => box.replaceChildren()); };
       return b;
@@ -188,7 +191,7 @@
     $("pending-panel").hidden = !list.length;
     $("pending").replaceChildren(...list.map((ev) => {
       const { source, t, ...clean } = ev;
-      const b = el("button", "proposal", `${S.confirm}: ${ev.type} ${JSON.stringify({ ...clean, type: undefined })}`);
+      const b = el("button", "proposal", `${S.confirm}: ${name("actions", ev.type)} ${JSON.stringify({ ...clean, type: undefined })}`);
       b.type = "button";
       b.onclick = () => post("/api/events", clean);
       return b;

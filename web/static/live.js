@@ -20,6 +20,18 @@
     return e;
   }
   const label = (key) => (S.fields && S.fields[key]) || key.replace(/_/g, " ");
+  // names that live as data (games, periods, view values, buttons), in the page's language
+  const name = (table, key) => (S[table] && typeof key === "string" && S[table][key]) || key;
+  // view and event fields whose values are words of a known set: the table that names them
+  const VALUE_TABLES = { phase: "values", stage: "values", result: "values", ball_in_hand: "values", team: "values",
+    color: "colours", ball: "actions", end: "ends", kind: "actions", option: "actions" };
+  const value = (x, key) => name(VALUE_TABLES[key] || "values", x);
+  const shown = (k, x) => (typeof x === "string" && k in VALUE_TABLES ? value(x, k) : text(x));
+  function signalText(s) {
+    const m = /^(\d+)th foul$/.exec(s.what || "");
+    const what = m ? fmt(S.nth_foul, { n: m[1] }) : s.what === "10 m kick" ? S.ten_m_kick : name("actions", s.what);
+    return [what, value(s.team)].filter(Boolean).join(" · ");
+  }
   const isDice = (a) => Array.isArray(a) && a.length > 0 && a.every((d) => Number.isInteger(d) && d >= 1 && d <= 6);
   const isTile = (t) => Array.isArray(t) && t.length === 2 && t.every((d) => Number.isInteger(d) && d >= 0 && d <= 6);
   const mmss = (s) => { s = Math.max(0, Math.ceil(Number(s))); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
@@ -58,13 +70,13 @@
     if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${label(k)} ${text(x)}`).join(" · ");
     return String(v);
   }
-  function fact(key, value) {
+  function fact(key, x) {
     const f = el("div", "fact");
     f.dataset.key = key;
     f.append(el("span", "label", label(key)));
     const val = el("span", "value");
-    if (isDice(value)) val.append(...diceRow(value, "small"));
-    else val.textContent = text(value);
+    if (isDice(x)) val.append(...diceRow(x, "small"));
+    else val.textContent = shown(key, x);
     f.append(val);
     return f;
   }
@@ -123,7 +135,7 @@
   function render(v) {
     current = v;
     document.body.dataset.game = v.game || "";
-    $("game-title").textContent = v.game || "";
+    $("game-title").textContent = name("games", v.game) || "";
     const raw = $("raw");
     if (raw) raw.textContent = JSON.stringify(v, null, 2);
     const sport = v.home && v.away && typeof v.home === "object";
@@ -131,7 +143,7 @@
     if (sport) {
       team($("home"), v.home, "home");
       team($("away"), v.away, "away");
-      $("period").textContent = v.period || "";
+      $("period").textContent = name("periods", v.period) || "";
       const clock = $("clock");
       clock.textContent = v.clock || "";
       clock.classList.toggle("stopped", !v.clock_running);
@@ -139,9 +151,9 @@
       $("shot").hidden = v.shot_clock === null || v.shot_clock === undefined;
       $("shot-value").textContent = v.shot_clock ?? "";
       $("timeout").hidden = !v.timeout;
-      $("timeout").textContent = v.timeout ? `${S.timeout} ${text(v.timeout.team)} ${mmss(v.timeout.seconds)}` : "";
+      $("timeout").textContent = v.timeout ? `${S.timeout} ${value(v.timeout.team)} ${mmss(v.timeout.seconds)}` : "";
       $("signal").hidden = !v.signal;
-      $("signal").textContent = v.signal ? text(v.signal) : "";
+      $("signal").textContent = v.signal ? signalText(v.signal) : "";
     }
     // players (not for sports, where players are the two team names)
     const players = $("players");
@@ -221,16 +233,16 @@
     const at = new Date(entry.at * 1000);
     const when = el("time", "at", at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }));
     when.dateTime = at.toISOString();
-    li.append(el("span", "seq", entry.seq), el("span", "type", (e.type || "").replace(/_/g, " ")));
+    li.append(el("span", "seq", entry.seq), el("span", "type", name("actions", e.type || "")));
     const body = el("span", "body");
     for (const [k, x] of Object.entries(e)) {
       if (k === "type" || k === "t" || k === "source" || x === false || x === null) continue;
       if (isDice(x) && k === "dice") body.append(...diceRow(x, "tiny"));
       else if (isTile(x) && k === "tile") body.append(tile(x, false));
-      else body.append(el("span", "kv", `${label(k)} ${text(x)}`));
+      else body.append(el("span", "kv", `${label(k)} ${shown(k, x)}`));
     }
     li.append(when);
-    if (e.source) li.append(el("span", "source", e.source));
+    if (e.source) li.append(el("span", "source", name("sources", e.source)));
     li.append(body);
     return li;
   }
@@ -295,7 +307,7 @@
   }
 
   const hooks = [];
-  window.Refbox = { S, el, fmt, render, die, tile, onView: (f) => { hooks.push(f); if (current) f(current); },
+  window.Refbox = { S, el, fmt, name, render, die, tile, onView: (f) => { hooks.push(f); if (current) f(current); },
                     get view() { return current; }, get lastId() { return lastId; } };
   const init = $("initial-view");
   if (init && init.textContent.trim()) render(JSON.parse(init.textContent));
