@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 from .auth import Refused, refusal, require_control
 
@@ -57,6 +58,15 @@ def guard() -> Any:
 @bp.errorhandler(Refused)
 def refused(exc: Refused) -> Any:
     return refusal(exc)
+
+
+def http_error(exc: HTTPException) -> Any:
+    """Flask's own refusals (no such route, wrong method, ...): JSON with the reason under
+    ``/api/`` and ``/club/api/`` like every other API answer, Flask's page elsewhere."""
+    if not request.path.startswith(("/api/", "/club/api/")):
+        return exc
+    headers = {"Allow": exc.get_response().headers["Allow"]} if exc.code == 405 else {}
+    return jsonify({"accepted": False, "reason": f"{exc.name}: {exc.description}"}), exc.code or 500, headers
 
 
 @bp.post("/events")
