@@ -139,3 +139,28 @@ def test_flask_refusals_under_the_api_are_json_with_a_reason(method, path, statu
     if status == 405:
         assert "GET" in r.headers["Allow"] or "POST" in r.headers["Allow"]
     assert "<html" in client.get("/no-such-page").get_data(as_text=True).lower()  # pages stay pages
+
+
+@pytest.mark.parametrize("body, says", [
+    (b"[" * 100_000, "nested too deeply"),                          # was: RecursionError, 500
+    (b'{"type": "roll", "dice": [4], "\\ud800": 1}', "lone surrogate"),  # was: UnicodeEncodeError echoing it, 500
+    (b'{"type": "roll", "dice": [NaN]}', "NaN is not a JSON number"),   # was: 422 answered with invalid JSON (NaN)
+    (b'{"type": "roll", "dice": [1e999]}', "too large for a number"),   # was: 422 answered with Infinity
+    (b'{"type": "roll", "\xff": 1}', "not UTF-8"),
+])
+@pytest.mark.parametrize("path", ["/api/events", "/api/new-game", "/api/reading"])
+def test_hostile_json_bodies_are_refused_with_a_reason(path, body, says):
+    import json
+
+    from web import create_app
+
+    table = Table(Journal(":memory:"), {"game": "pig", "players": ["A", "B"]})
+    table.start()
+    try:
+        client = create_app(table, {"TESTING": True, "CONTROL_PIN": "2468"}).test_client()
+        r = client.post(path, data=body, headers={"X-Refbox-Pin": "2468", "Content-Type": "application/json"})
+        assert r.status_code == 400 and says in r.json["reason"]
+        json.loads(r.get_data(as_text=True), parse_constant=lambda c: pytest.fail(f"{c} in the answer"))
+        assert table.journal.count(table.game_id) == 0
+    finally:
+        table.stop()

@@ -222,3 +222,36 @@ def test_with_the_pin_the_table_stays_sound(table, watcher):
         if gid == table.game_id:
             assert session.view(now) == table.session.view(now)
             assert session.applied == table.session.applied
+
+
+RAW = st.one_of(
+    st.binary(max_size=40),
+    st.text(max_size=40).map(str.encode),
+    st.sampled_from([b"[" * 100_000, b"NaN", b"-Infinity", b"1e999", b'"\\ud800"', b'{"\\udfff": 1}', b"\xff\xfe{}",
+                     b'{"type": "roll", "dice": [NaN]}', b'{"game": "pig", "players": ["A", "\\ud800"]}',
+                     b'{"dice": [1e400]}', b"1" * 5000, b"{" * 3000 + b"}" * 3000, b""]),
+)
+
+
+@settings(FUZZ, max_examples=examples(150))
+@given(body=RAW, path=st.sampled_from(["/api/events", "/api/new-game", "/api/reading"]),
+       content_type=st.sampled_from(["application/json", "text/plain", "application/json; charset=latin-1"]))
+def test_hostile_raw_bodies(table_factory, body, path, content_type):
+    """What the description cannot say: bodies that are not (standard) JSON at all.
+    Refused with a reason in strict JSON, never a 5xx, nothing journalled."""
+    table, client = table_factory
+    before = table.journal.count(table.game_id)
+    r = client.post(path, data=body, headers={"X-Refbox-Pin": PIN, "Content-Type": content_type})
+    assert r.status_code < 500, r.get_data(as_text=True)
+    answer = json.loads(r.get_data(as_text=True), parse_constant=lambda c: pytest.fail(f"{c} in the answer"))
+    if r.status_code >= 400:
+        assert answer["reason"] and table.journal.count(table.game_id) == before
+
+
+@pytest.fixture(scope="module")
+def table_factory(tmp_path_factory):
+    t = Table(Journal(tmp_path_factory.mktemp("raw") / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]},
+              tick=0.01)
+    t.start()
+    yield t, create_app(t, {"TESTING": True, "CONTROL_PIN": PIN}).test_client()
+    t.stop()
