@@ -65,7 +65,7 @@ def _json_object(what: str) -> dict[str, Any]:
     except RecursionError:
         raise Refused(400, f"the body is nested too deeply ({what})") from None
     except ValueError as exc:
-        raise Refused(400, f"the body is not valid JSON ({what}): {exc}") from None
+        raise Refused(400, f"the body must be a JSON object ({what}); it is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise Refused(400, f"the body must be a JSON object ({what})")
     return data
