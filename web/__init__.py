@@ -24,6 +24,7 @@ import time
 from typing import Any, Mapping
 
 from flask import Flask
+from werkzeug.exceptions import HTTPException
 
 from .auth import RateLimiter
 from .feed import Feed
@@ -64,6 +65,7 @@ def create_app(table: Any, test_config: Mapping[str, Any] | None = None) -> Flas
 
     from . import api, auth, mirror
 
+    app.register_error_handler(HTTPException, api.http_error)
     if table is not None:  # a club PC runs the club dashboard only
         app.register_blueprint(mirror.bp)
         app.register_blueprint(auth.bp)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import math
 from importlib import resources
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
 
 from .auth import Refused, refusal, require_control
 
@@ -36,8 +38,34 @@ def _answer(future: "concurrent.futures.Future[Any]") -> Any:
     return jsonify(result.to_dict()), (200 if result.accepted else 422)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is too large for a number")
+    return value
+
+
 def _json_object(what: str) -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The body as a JSON object, strictly: standard JSON (no NaN or Infinity, which
+    Python's json would take and then send back as invalid JSON), valid Unicode (no lone
+    surrogates), numbers that fit a float, nested no deeper than the interpreter can walk."""
+    if not request.is_json:
+        raise Refused(400, f"the body must be a JSON object ({what}), sent as Content-Type: application/json")
+    try:
+        data = json.loads(request.get_data().decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # lone surrogates ("\ud800") fail here
+    except UnicodeDecodeError:
+        raise Refused(400, f"the body is not UTF-8 text ({what})") from None
+    except UnicodeEncodeError:
+        raise Refused(400, f"the body is not valid Unicode ({what}): it has a lone surrogate escape") from None
+    except RecursionError:
+        raise Refused(400, f"the body is nested too deeply ({what})") from None
+    except ValueError as exc:
+        raise Refused(400, f"the body must be a JSON object ({what}); it is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise Refused(400, f"the body must be a JSON object ({what})")
     return data
@@ -57,6 +85,15 @@ def guard() -> Any:
 @bp.errorhandler(Refused)
 def refused(exc: Refused) -> Any:
     return refusal(exc)
+
+
+def http_error(exc: HTTPException) -> Any:
+    """Flask's own refusals (no such route, wrong method, ...): JSON with the reason under
+    ``/api/`` and ``/club/api/`` like every other API answer, Flask's page elsewhere."""
+    if not request.path.startswith(("/api/", "/club/api/")):
+        return exc
+    headers = {"Allow": exc.get_response().headers["Allow"]} if exc.code == 405 else {}
+    return jsonify({"accepted": False, "reason": f"{exc.name}: {exc.description}"}), exc.code or 500, headers
 
 
 @bp.post("/events")

@@ -18,6 +18,7 @@ the stream id tells, and the full current view is sent.
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any, Iterator
 
@@ -50,15 +51,25 @@ def view() -> Response:
     return Response(table().view.text, mimetype="application/json")
 
 
+def _int_arg(name: str, default: int) -> int | None:
+    """A query parameter that must be a plain decimal integer when given (None: it is not)."""
+    text = request.args.get(name)
+    if text is None:
+        return default
+    return int(text) if re.fullmatch(r"-?[0-9]{1,18}", text) else None
+
+
 @bp.get("/api/history")
 def history() -> Any:
     """The current game's journal, newest first: ``?after=SEQ`` only later events,
     ``?limit=N`` at most N (default and maximum 500)."""
     t = table()
-    after = request.args.get("after", 0, type=int)
-    limit = request.args.get("limit", HISTORY_LIMIT, type=int)
-    if after < 0 or not 1 <= limit <= HISTORY_LIMIT:
-        return jsonify({"reason": f"after must be >= 0 and limit in 1..{HISTORY_LIMIT}"}), 400
+    after = _int_arg("after", 0)
+    limit = _int_arg("limit", HISTORY_LIMIT)
+    if after is None or limit is None or after < 0 or not 1 <= limit <= HISTORY_LIMIT:
+        got = ", ".join(f"{k}={v!r}" for k, v in request.args.items() if k in ("after", "limit"))
+        return jsonify({"reason": f"after must be an integer >= 0 and limit an integer in 1..{HISTORY_LIMIT}, "
+                                  f"got {got}"}), 400
     game = t.game_id
     entries = feed().history(game, after)
     return jsonify({

@@ -2,7 +2,12 @@
 
 import re
 
-from .conftest import pin
+import pytest
+
+from refbox.club import Broker, ClubWatcher
+from web import create_app
+
+from .conftest import PIN, pin
 
 
 def app_routes(app):
@@ -16,11 +21,25 @@ def app_routes(app):
     return out
 
 
-def test_every_route_is_described_and_every_described_route_exists(app, client):
-    spec = client.get("/api/openapi.json").json
+@pytest.fixture
+def club_app(table):
+    """The table's app with the club dashboard too (a watcher that is never started:
+    only its routes are looked at here; tests/fuzz/test_web_api.py runs one on a real broker)."""
+    watcher = ClubWatcher(Broker("127.0.0.1", 1))
+    return create_app(table, {"TESTING": True, "CONTROL_PIN": PIN, "CLUB_WATCHER": watcher})
+
+
+def test_every_route_is_described_and_every_described_route_exists(club_app):
+    spec = club_app.test_client().get("/api/openapi.json").json
     assert spec["openapi"].startswith("3.1")
     described = {(path, method) for path, ops in spec["paths"].items() for method in ops}
-    assert described == app_routes(app)
+    assert described == app_routes(club_app)
+
+
+def test_without_a_club_watcher_only_the_club_routes_are_missing(app, client):
+    spec = client.get("/api/openapi.json").json
+    described = {(path, method) for path, ops in spec["paths"].items() for method in ops}
+    assert described - app_routes(app) == {("/club", "get"), ("/club/api/tables", "get"), ("/club/stream", "get")}
 
 
 def test_every_control_route_declares_its_security_and_refusals(client):
@@ -48,3 +67,10 @@ def test_described_answers_match_real_ones(client):
     assert set(req) <= set(g) and set(schemas["GameInfo"]["required"]) <= set(g["info"])
     h = client.get("/api/history").json
     assert set(schemas["Entry"]["required"]) <= set(h["events"][0])
+
+
+def test_described_club_answer_matches_the_real_one(club_app):
+    client = club_app.test_client()
+    schemas = client.get("/api/openapi.json").json["components"]["schemas"]
+    body = client.get("/club/api/tables").json
+    assert set(schemas["BrokerStatus"]["required"]) <= set(body["broker"]) and body["tables"] == []
