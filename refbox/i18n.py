@@ -292,6 +292,12 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("the table did not answer within {seconds} s"),
     N_("the table could not record it: {error}"),
     N_("the body must be a JSON object ({body})"),
+    N_("the body must be a JSON object ({body}), sent as Content-Type: application/json"),
+    N_("the body must be a JSON object ({body}); it is not valid JSON: {error}"),
+    N_("the body is not UTF-8 text ({body})"),
+    N_("the body is not valid Unicode ({body}): it has a lone surrogate escape"),
+    N_("the body is nested too deeply ({body})"),
+    N_("after must be an integer >= 0 and limit an integer in 1..{limit}, got {got}"),
     N_("{game} has no tiles to place"),
     N_("tile must be two pip counts 0..6 like 6-2, got {value}"),
     # the most frequent engine refusals
