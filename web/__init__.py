@@ -46,6 +46,7 @@ def create_app(table: Any, test_config: Mapping[str, Any] | None = None) -> Flas
         HEALTH_INTERVAL=5.0,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
+        MAX_CONTENT_LENGTH=64 * 1024,  # an event is a few hundred bytes; refuse floods early (413)
     )
     if test_config:
         app.config.from_mapping(test_config)

@@ -139,3 +139,11 @@ def test_secret_key_generated_when_not_configured(table):
     a, b = create_app(table, {"TESTING": True}), create_app(table, {"TESTING": True})
     assert len(a.config["SECRET_KEY"]) == 64 and a.config["SECRET_KEY"] != b.config["SECRET_KEY"]
     assert create_app(table, {"SECRET_KEY": "fixed"}).config["SECRET_KEY"] == "fixed"
+
+
+def test_a_huge_body_is_refused_with_413_and_a_reason(client, table):
+    before = table.journal.count(table.game_id)
+    big = '{"type": "roll", "dice": [4], "pad": "' + "x" * 100_000 + '"}'
+    r = client.post("/api/events", data=big, content_type="application/json", headers={"X-Refbox-Pin": "2468"})
+    assert r.status_code == 413 and r.get_json()["reason"]
+    assert table.journal.count(table.game_id) == before
