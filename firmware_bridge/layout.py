@@ -104,7 +104,9 @@ class DisplayFields:
     ``clock`` is ``MM:SS``, ``SS.t`` or empty; ``shot_clock`` up to 3 digits (or
     ``S.t``); ``period`` is 1-2 characters for the 7-segment period digit and
     ``period_number`` the number the standard wire formats carry; ``turn`` is the
-    side whose turn it is (turn-based games), for a possession arrow.
+    side whose turn it is (turn-based games), for a possession arrow; ``message`` a
+    short English status word (:data:`MESSAGES`: ``TIME OUT``, ``HALF TIME``, ...) that
+    a display with a message group translates and shows.
     """
 
     clock: str = ""
@@ -122,6 +124,7 @@ class DisplayFields:
     home_name: str = ""
     away_name: str = ""
     turn: str | None = None
+    message: str = ""
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any], config: LayoutConfig | None = None) -> "DisplayFields":
@@ -154,6 +157,7 @@ class DisplayFields:
             home_name=str(home.get("name", "")),
             away_name=str(away.get("name", "")),
             turn=view.get("possession") if view.get("possession") in SIDES else None,
+            message=_team_message(view),
         )
 
     # -- turn-based games (Pig, dominoes, ...) -----------------------------
@@ -203,6 +207,7 @@ class DisplayFields:
             home_name=home[1] if home else "",
             away_name=away[1] if away else "",
             turn=turn,
+            message="WINNER" if view.get("winner") else "",
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -213,6 +218,35 @@ class DisplayFields:
 
 
 _CLOCK = re.compile(r"^(\d{1,3}:\d{2}|\d{1,2}\.\d|\d{1,3})$")
+
+
+#: The status words a message group can show (translated at the display's edge;
+#: their uk/ru forms are in the catalogues under the "display" context).
+MESSAGES = ("TIME OUT", "HALF TIME", "BREAK", "EXTRA TIME", "PENALTIES", "END", "WINNER")
+
+
+def _team_message(view: Mapping[str, Any]) -> str:
+    """The status word of a field-sport view.
+
+    >>> _team_message({"timeout": {"team": "home", "seconds": 40}, "period": "1st half"})
+    'TIME OUT'
+    >>> _team_message({"period": "half-time", "stage": "regular"}), _team_message({"stage": "kicks"})
+    ('HALF TIME', 'PENALTIES')
+    """
+    period = str(view.get("period") or "")
+    if view.get("result") is not None or view.get("winner"):
+        return "END"
+    if view.get("timeout"):
+        return "TIME OUT"
+    if view.get("stage") == "kicks":
+        return "PENALTIES"
+    if period == "half-time":
+        return "HALF TIME"
+    if "break" in period:
+        return "BREAK"
+    if view.get("stage") == "extra":
+        return "EXTRA TIME"
+    return ""
 
 
 def _clock_text(value: Any, key: str) -> str:

@@ -25,13 +25,13 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 from .firmware import segments
 from .layout import DisplayFields, LayoutConfig
 
 BACKENDS = ("gpio", "max7219", "emulator")
-FIELDS = ("clock", "shot_clock", "home_score", "away_score", "home_fouls", "away_fouls", "period")
+FIELDS = ("clock", "shot_clock", "home_score", "away_score", "home_fouls", "away_fouls", "period", "message")
 
 
 class LedConfigError(ValueError):
@@ -147,12 +147,26 @@ def field_text(f: DisplayFields, name: str) -> str:
     return str(value)
 
 
-def frame(f: DisplayFields, config: LedConfig) -> list[int]:
-    """The segment bytes of every digit for these fields (the pure step)."""
+def frame(f: DisplayFields, config: LedConfig, translate: Callable[[str], str] | None = None) -> list[int]:
+    """The segment bytes of every digit for these fields (the pure step). A ``message``
+    group shows ``translate(message)`` (the table's language) drawn with the Cyrillic
+    substitutes of :mod:`firmware_bridge.glyphs`.
+
+    >>> cfg = LedConfig(digits=8, groups=(LedGroup("message", 0, 8),))
+    >>> f = DisplayFields(message="TIME OUT")
+    >>> frame(f, cfg) == frame(f, cfg, lambda s: {"TIME OUT": "ТАЙМ-АУТ"}[s])
+    False
+    """
     cells = [0] * config.digits
     for g in config.groups:
-        text = field_text(f, g.field)
-        for i, cell in enumerate(segments.encode(text, g.width)):
+        if g.field == "message":
+            from .glyphs import segment_cells
+
+            words = (translate or (lambda s: s))(f.message) if f.message else ""
+            encoded = segment_cells(words, g.width)
+        else:
+            encoded = segments.encode(field_text(f, g.field), g.width)
+        for i, cell in enumerate(encoded):
             cells[g.first + i] = cell
     return cells
 
@@ -369,8 +383,10 @@ class LedScoreboard:
     frame is 16 bytes; gpiozero multiplexes in its own thread, SPI writes take
     microseconds); only changed frames are written."""
 
-    def __init__(self, config: LedConfig, backend: Backend | None = None, *, layout: LayoutConfig | None = None) -> None:
+    def __init__(self, config: LedConfig, backend: Backend | None = None, *, layout: LayoutConfig | None = None,
+                 translate: Callable[[str], str] | None = None) -> None:
         self.config = config
+        self.translate = translate
         self.layout = layout or LayoutConfig()
         if backend is None:
             if config.backend != "emulator":
@@ -383,7 +399,7 @@ class LedScoreboard:
         self.cells: list[int] | None = None
 
     def show(self, view: Mapping[str, Any]) -> None:
-        cells = frame(DisplayFields.from_view(view, self.layout), self.config)
+        cells = frame(DisplayFields.from_view(view, self.layout), self.config, self.translate)
         if cells != self.cells:
             self.cells = cells
             self.backend.write(cells)

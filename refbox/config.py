@@ -249,6 +249,13 @@ def led_config(section: LedSection, *, sim: bool) -> Any:
         return None
     backend = "emulator" if sim or section.backend == "none" else section.backend
     data = dict(section.settings, backend=backend)
+    if sim and "groups" not in data and "digits" not in data:
+        # the emulated board gets a third row: an 8-digit message group (TIME OUT, ...)
+        from firmware_bridge.led import DEFAULT_GROUPS
+
+        data["digits"] = 24
+        data["groups"] = [{"field": g.field, "first": g.first, "width": g.width, "row": g.row} for g in DEFAULT_GROUPS]
+        data["groups"].append({"field": "message", "first": 16, "width": 8, "row": 2})
     if sim:  # the emulator ignores the wiring of a real back end
         for key in ("segment_pins", "dp_pin", "digit_pins", "spi_port", "spi_device"):
             data.pop(key, None)

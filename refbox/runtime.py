@@ -314,7 +314,10 @@ def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bo
         backend = None
         if sim:
             log.warning("SIMULATED LED SCOREBOARD: %s digits drawn in the terminal and on the web page", config.digits)
-    board = LedScoreboard(config, backend)
+    from .i18n import display_text
+
+    language = cfg.table.language
+    board = LedScoreboard(config, backend, translate=lambda text: display_text(text, language))
     devices.led = board
     devices.table = table
     devices.closers.append(board.close)

@@ -167,3 +167,10 @@ def test_config_from_mapping_round_trip():
 def test_real_back_ends_are_never_silently_faked():
     with pytest.raises(LedConfigError, match="needs its device"):
         LedScoreboard(LedConfig(backend="max7219"))
+
+
+def test_every_status_word_is_a_translated_display_text():
+    from firmware_bridge.glyphs import DISPLAY_TEXTS
+    from firmware_bridge.layout import MESSAGES
+
+    assert set(MESSAGES) <= set(DISPLAY_TEXTS)

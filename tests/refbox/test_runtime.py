@@ -220,3 +220,12 @@ def test_refbox_run_sim_end_to_end_survives_sigkill(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
+
+
+def test_led_emulator_message_row_speaks_the_table_language(live):
+    cfg, table, dev = live({"table": {"game": "futsal", "players": ["Home", "Away"], "language": "uk"}}, FUTSAL)
+    table.start()
+    start_led(cfg, table, dev, MockFactory(), sim=True)
+    assert table.submit({"type": "timeout", "team": "home"}).result(5).accepted
+    # ТАЙМ-АУТ on 7 segments (docs/i18n.md: Т->t, А->A, Й->U, М->n, У->U)
+    assert wait_until(lambda: dev.led.backend.text().endswith("/ tAUn-AUt"))
