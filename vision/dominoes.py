@@ -54,8 +54,21 @@ def _odd(n: float) -> int:
 
 
 def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
-    """Thin straight dark strokes in a single-channel image (dark marks on light)."""
-    mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 14)
+    """Thin straight dark strokes in a single-channel image (dark marks on light).
+
+    Thresholded at two strengths: a faint mark needs the low one, while at the high
+    one a divider comes apart from pips or a shadow that blur joins to it.
+    """
+    out: list[_Candidate] = []
+    for c in (14, 40):
+        for cand in _strokes(chan, block, c):
+            if all(np.linalg.norm(cand.center - o.center) > 3 or abs(float(cand.along @ o.along)) < 0.98 for o in out):
+                out.append(cand)
+    return out
+
+
+def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
+    mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = chan.shape
     out: list[_Candidate] = []
@@ -141,7 +154,9 @@ def _blobs(strokes: np.ndarray, diff: np.ndarray) -> tuple[list[tuple[float, flo
             contrast = float(diff[labels == i].mean())
             blobs.append((float(cx), float(cy), float(area), contrast))
         elif inside:
-            clutter += area
+            edge = (min(y, x) <= 0.15 * s or max(y + bh, x + bw) >= 0.85 * s) and max(bw, bh) >= 3 * min(bw, bh)
+            if not edge:  # a thin line along the border is the tile's own edge, not clutter
+                clutter += area
     return blobs, clutter
 
 
@@ -156,6 +171,55 @@ def _symmetric(pips: list[tuple[float, float, float, float]], s: int) -> bool:
     mirrored = 2 * c - pts
     d = np.linalg.norm(mirrored[:, None] - pts[None], axis=2).min(axis=1)
     return bool(d.max() < 0.1 * s)
+
+
+# The pip patterns of a double-six half on its 3x3 grid, (column, row) offsets in
+# units of the grid pitch; 2, 3 and 6 come turned either way on real sets.
+_DIAG = frozenset({(-1, -1), (1, 1)})
+_ANTI = frozenset({(-1, 1), (1, -1)})
+_CORNERS = _DIAG | _ANTI
+PATTERNS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
+    0: (frozenset(),),
+    1: (frozenset({(0, 0)}),),
+    2: (_DIAG, _ANTI),
+    3: (_DIAG | {(0, 0)}, _ANTI | {(0, 0)}),
+    4: (_CORNERS,),
+    5: (_CORNERS | {(0, 0)},),
+    6: (_CORNERS | {(-1, 0), (1, 0)}, _CORNERS | {(0, -1), (0, 1)}),
+}
+
+
+def _grid_value(pips: list[tuple[float, float, float, float]], s: int) -> tuple[int | None, float | None]:
+    """The value of a half whose pips sit on a domino pattern, else None; and the grid pitch.
+
+    The pattern's centre is the pips' mean (every pattern is symmetric about it), the
+    pitch the median offset of the outer pips; each pip must lie near its grid point
+    and the points must form one of ``PATTERNS``.
+
+    >>> _grid_value([(10, 10, 9, 1), (30, 30, 9, 1)], 40)
+    (2, 10.0)
+    >>> _grid_value([(10, 10, 9, 1), (30, 10, 9, 1)], 40)[0] is None
+    True
+    """
+    n = len(pips)
+    if n == 0:
+        return 0, None
+    pts = np.array([(p[0], p[1]) for p in pips], np.float64)
+    c = pts.mean(axis=0)
+    if np.abs(c - s / 2).max() > 0.15 * s:
+        return None, None
+    off = pts - c
+    if n == 1:
+        return 1, None
+    pitch = float(np.median(np.abs(off).max(axis=1)))
+    if not 0.15 * s <= pitch <= 0.38 * s:
+        return None, pitch
+    cells = np.rint(off / pitch)
+    if np.abs(cells).max() > 1 or np.linalg.norm(off - cells * pitch, axis=1).max() > 0.3 * pitch:
+        return None, pitch
+    got = frozenset((int(x), int(y)) for x, y in cells)
+    ok = len(got) == n and any(got == q or got == frozenset((y, x) for x, y in q) for q in PATTERNS.get(n, ()))
+    return (n if ok else None), pitch
 
 
 def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray, width: float,
@@ -195,20 +259,28 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
 
 def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray,
                       length: float, width: float, body: np.ndarray, thr: float) -> float:
-    """Share of a ring just outside the tile whose colour is not the tile's."""
+    """Share of the outline where the tile's edge shows: just outside differs from just inside.
+
+    Compared point by point, so a white tile on a white table still shows by its bevel
+    and shadow, while a stroke on a plain table (the same colour all round) does not.
+    """
     h, w = image.shape[:2]
-    pts = []
-    for t in np.linspace(-1, 1, 24):
+    outs, ins = [], []
+    off_out, off_in = max(2.0, 0.08 * width), max(1.5, 0.07 * width)
+    for t in np.linspace(-0.9, 0.9, 19):
         for s_ in (-1, 1):
-            pts.append(center + axis * t * length / 2 + perp * s_ * (width / 2 + max(2.0, 0.08 * width)))
-            pts.append(center + perp * t * width / 2 + axis * s_ * (length / 2 + max(2.0, 0.08 * width)))
-    q = np.array(pts)
-    ok = (q[:, 0] >= 0) & (q[:, 0] < w - 1) & (q[:, 1] >= 0) & (q[:, 1] < h - 1)
+            outs.append(center + axis * t * length / 2 + perp * s_ * (width / 2 + off_out))
+            ins.append(center + axis * t * length / 2 + perp * s_ * (width / 2 - off_in))
+            outs.append(center + perp * t * width / 2 + axis * s_ * (length / 2 + off_out))
+            ins.append(center + perp * t * width / 2 + axis * s_ * (length / 2 - off_in))
+    qo, qi = np.array(outs), np.array(ins)
+    ok = (qo[:, 0] >= 0) & (qo[:, 0] < w - 1) & (qo[:, 1] >= 0) & (qo[:, 1] < h - 1)
     if not ok.any():
         return 0.0
-    q = q[ok].astype(int)
-    samples = image[q[:, 1], q[:, 0]].astype(np.float32)
-    return float((np.linalg.norm(samples - body, axis=1) > thr).mean())
+    qo, qi = qo[ok].astype(int), np.clip(qi[ok], 0, [w - 1, h - 1]).astype(int)
+    so = image[qo[:, 1], qo[:, 0]].astype(np.float32)
+    si = image[qi[:, 1], qi[:, 0]].astype(np.float32)
+    return float((np.linalg.norm(so - si, axis=1) > max(18.0, 0.6 * thr)).mean())
 
 
 def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
@@ -225,7 +297,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     body_px = big[int(cy - 0.3 * P) : int(cy + 0.3 * P), strip_cols].reshape(-1, 3)
     body = np.median(body_px, axis=0)
     spread = float(np.median(np.abs(body_px - body)))
-    if spread > 18:
+    if spread > 25:
         return None
     thr = max(28.0, 4 * spread)
     sides = []
@@ -267,9 +339,10 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # The divider must stand out clearly, and so must the tile from the table.
     div = diff[int(0.3 * P) : int(0.7 * P), P - 1 : P + 1]
     potential = max(float(body.max()), 255.0 - float(body.min()))
-    if float(np.median(div)) < max(45.0, 0.35 * potential):
+    if float(np.median(div)) < max(30.0, 0.2 * potential):
         return None
-    if _outline_contrast(image, center, axis, perp, length, width, body, thr) < 0.3:
+    outline = _outline_contrast(image, center, axis, perp, length, width, body, thr)
+    if outline < 0.3:
         return None
     band = _BAND
     values, confs, clutter_total, strokes = _read_pips(diff)
@@ -291,6 +364,10 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # The divider itself must be there, centred, and stop short of the long sides.
     col = strokes[:, P - 2 : P + 2].max(axis=1)
     if col.mean() < 0.5:
+        return None
+    # A blank double has no pips to vouch for it: any stroke on a plain surface looks
+    # like one, so it must stand out from the table all round.
+    if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0):
         return None
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1)
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
@@ -329,6 +406,7 @@ def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, 
     if areas:
         med = float(np.median(areas))
         halves = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
+    pitches = []
     for blobs in halves:
         if blobs:
             top = max(b[3] for b in blobs)
@@ -337,8 +415,14 @@ def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, 
             values.append(None)
             confs.append(0.0)
             continue
-        values.append(len(blobs))
-        confs.append(1.0 if _symmetric(blobs, P) else 0.4)
+        # Pips must form a domino pattern on a 3x3 grid; if not, the half is unsure.
+        value, pitch = _grid_value(blobs, P)
+        values.append(value)
+        confs.append(1.0 if value is not None else 0.4)
+        if pitch is not None:
+            pitches.append(pitch)
+    if len(pitches) == 2 and max(pitches) > 1.35 * min(pitches):  # one grid for the whole tile
+        confs = [min(c, 0.6) for c in confs]
     if clutter_total > 0.03 * P * P:
         confs = [min(c, 0.5) for c in confs]
     return values, confs, clutter_total, strokes
