@@ -127,6 +127,7 @@ class _Tile:
     score: float
     confidence: float
     length: float = 0.0
+    outline: float = 1.0
 
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * (self.length or 2 * self.width) * grow / 2
@@ -345,33 +346,43 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if outline < 0.3:
         return None
     band = _BAND
-    values, confs, clutter_total, strokes = _read_pips(diff)
-    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
+    values, confs, clutter_total, _ = _read_pips(diff)
     base_quality = min(confs) - clutter_total / (P * P)
-    # The outline is not always where it was measured: try a slightly shorter, longer
-    # or wider tile and keep the reading whose pips look most like domino patterns.
+    # The outline is not always where it was measured: try a slightly shorter, longer,
+    # narrower or wider tile and keep the reading whose pips look most like domino
+    # patterns (a short divider makes the tile look narrower than it is).
     if base_quality < 1.0:
-        best = (base_quality, values, confs, clutter_total, length, width)
-        for fl, fw in ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), (1.0, 0.92), (1.25, 1.0), (1.4, 1.0)):
+        best = (base_quality, values, confs, clutter_total, length, width, diff)
+        for fl, fw in _ALTERNATIVES:
             alt = _warp(image, center, axis, perp, length * fl / (2 * P), (2 * P, P), width * fw / P)
             alt_diff = np.linalg.norm(alt.astype(np.float32) - cv2.medianBlur(alt, 15).astype(np.float32), axis=2)
             v2, c2, cl2, _ = _read_pips(alt_diff)
             q = min(c2) - cl2 / (P * P) - 0.05
             if q > best[0]:
-                best = (q, v2, c2, cl2, length * fl, width * fw)
-        _, values, confs, clutter_total, length, width = best
-    strokes[:, P - band // 2 : P + band // 2] = diff[:, P - band // 2 : P + band // 2] > max(floor, 0.3 * float(diff.max()))
-    # The divider itself must be there, centred, and stop short of the long sides.
-    col = strokes[:, P - 2 : P + 2].max(axis=1)
-    if col.mean() < 0.5:
+                best = (q, v2, c2, cl2, length * fl, width * fw, alt_diff)
+                if q >= 0.95:
+                    break
+        _, values, confs, clutter_total, length, width, diff = best
+    # The divider itself must be there across the middle of the tile.
+    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
+    mid = diff[:, P - band // 2 : P + band // 2].max(axis=1)
+    if (mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() < 0.5:
         return None
     # A blank double has no pips to vouch for it: any stroke on a plain surface looks
     # like one, so it must stand out from the table all round.
     if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0):
         return None
+    # So has a tile with few pips or an unsure half: it needs a clear outline too.
+    if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
+        return None
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1)
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
-                 score, min(confs), length)
+                 score, min(confs), length, outline)
+
+
+# Other tile sizes to try (length, width factors), nearest first.
+_ALTERNATIVES = ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), (1.0, 0.92), (1.25, 1.0),
+                 (1.0, 1.22), (1.12, 1.22), (1.25, 1.22), (1.4, 1.0), (1.4, 1.22))
 
 
 def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, np.ndarray]:
@@ -434,6 +445,15 @@ def _overlap(a: _Tile, b: _Tile) -> float:
     return float(area) / min(cv2.contourArea(pa), cv2.contourArea(pb))
 
 
+def _same_set(tiles: list[_Tile]) -> list[_Tile]:
+    """Drop tiles whose size is far from the sure tiles' (all tiles on a table are one set)."""
+    sure = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
+    if len(sure) < 2:
+        return tiles
+    med = float(np.median(sure))
+    return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
+
+
 def read_dominoes(image: np.ndarray) -> list[TileReading]:
     """Read every tile in a BGR image, in reading order (top to bottom, left to right).
 
@@ -465,6 +485,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     for t in tiles:
         if all(_overlap(t, k) < 0.2 for k in kept):
             kept.append(t)
+    kept = _same_set(kept)
     kept.sort(key=lambda t: (round(float(t.center[1]) / max(1.0, t.width)), float(t.center[0])))
     out = []
     for t in kept:
