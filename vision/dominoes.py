@@ -72,11 +72,12 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = chan.shape
     out: list[_Candidate] = []
+    pieces: list[_Candidate] = []
     max_len = 0.45 * min(h, w)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         extent = max(bw, bh)
-        if area < 12 or extent < 12 or extent > max_len * 1.2:
+        if area < 5 or extent < 5 or extent > max_len * 1.2:
             continue
         if area > 0.3 * extent * extent:
             continue
@@ -84,9 +85,7 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
         pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
         length, thick = max(rw, rh), max(1.0, min(rw, rh))
-        if length < 12 or length > max_len or length < 4.5 * thick or thick > 0.2 * length:
-            continue
-        if area < 0.45 * length * thick:
+        if length > max_len or area < 0.45 * length * thick:
             continue
         # Direction from the points' principal axis (robust to the pin bump).
         mean = pts.mean(0)
@@ -96,7 +95,33 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
         proj = (pts - mean) @ d
         lo, hi = float(proj.min()), float(proj.max())
         centre = mean + d * (lo + hi) / 2
-        out.append(_Candidate(centre.astype(np.float32), d.astype(np.float32), hi - lo + 1, thick))
+        cand = _Candidate(centre.astype(np.float32), d.astype(np.float32), hi - lo + 1, thick)
+        if length >= 12 and length >= 4.5 * thick and thick <= 0.2 * length:
+            out.append(cand)
+        elif length >= 2.5 * thick:
+            pieces.append(cand)
+    # A brass pin at the centre can cut a divider in two: join collinear pieces.
+    pieces += out
+    if len(pieces) < 2:
+        return out
+    cen = np.array([q.center for q in pieces], np.float64)
+    dirs = np.array([q.along for q in pieces], np.float64)
+    lens = np.array([q.length for q in pieces], np.float64)
+    thick = np.array([q.thickness for q in pieces], np.float64)
+    gap = cen[None] - cen[:, None]  # [i, j]: from piece i to piece j
+    dist = np.linalg.norm(gap, axis=2)
+    span = dist + (lens[:, None] + lens[None]) / 2
+    ratio = lens[:, None] / lens[None]
+    ok = (np.abs(dirs @ dirs.T) >= 0.96) & (dist > 1e-3)
+    ok &= np.abs(np.einsum("ijk,ik->ij", gap, dirs)) >= 0.96 * dist  # on one line
+    ok &= span - lens[:, None] - lens[None] <= 0.25 * span
+    ok &= (span >= 12) & (span <= max_len) & (ratio >= 0.5) & (ratio <= 2)
+    ok &= span >= 4.5 * (thick[:, None] + thick[None]) / 2
+    for i, j in zip(*np.nonzero(np.triu(ok, 1))):
+        u = gap[i, j] / dist[i, j]
+        mid = (cen[i] + cen[j]) / 2 + u * (lens[j] - lens[i]) / 4
+        out.append(_Candidate(mid.astype(np.float32), u.astype(np.float32), float(span[i, j]),
+                              float(thick[i] + thick[j]) / 2))
     return out
 
 
