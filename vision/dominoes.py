@@ -370,8 +370,9 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     outline = _outline_contrast(image, center, axis, perp, length, width, body, thr)
     if outline < 0.3:
         return None
-    band = _BAND
-    values, confs, clutter_total, _ = _read_pips(diff)
+    # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
+    band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
+    values, confs, clutter_total, _ = _read_pips(diff, band)
     base_quality = min(confs) - clutter_total / (P * P)
     # The outline is not always where it was measured: try a slightly shorter, longer,
     # narrower or wider tile and keep the reading whose pips look most like domino
@@ -381,7 +382,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         for fl, fw in _ALTERNATIVES:
             alt = _warp(image, center, axis, perp, length * fl / (2 * P), (2 * P, P), width * fw / P)
             alt_diff = np.linalg.norm(alt.astype(np.float32) - cv2.medianBlur(alt, 15).astype(np.float32), axis=2)
-            v2, c2, cl2, _ = _read_pips(alt_diff)
+            v2, c2, cl2, _ = _read_pips(alt_diff, band)
             q = min(c2) - cl2 / (P * P) - 0.05
             if q > best[0]:
                 best = (q, v2, c2, cl2, length * fl, width * fw, alt_diff)
@@ -410,18 +411,20 @@ _ALTERNATIVES = ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), 
                  (1.0, 1.22), (1.12, 1.22), (1.25, 1.22), (1.4, 1.0), (1.4, 1.22))
 
 
-def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, np.ndarray]:
+def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], list[float], float, np.ndarray]:
     """Pips of both halves of a rectified tile's mark strength: values, confidences, clutter, strokes."""
     rim = int(0.09 * P)  # the bevel and the outline are not marks
-    band = _BAND
     floor = max(30.0, float(np.percentile(diff, 50)) * 4)
     strokes = np.zeros(diff.shape, np.uint8)
+    strongest = float(np.percentile(diff[rim : P - rim, rim : 2 * P - rim], 99.5))
     halves: list[list[tuple[float, float, float, float]]] = []
     clutter_total = 0.0
     for k in range(2):
         x0, x1 = (rim, P - band // 2) if k == 0 else (P + band // 2, 2 * P - rim)
         d = diff[rim : P - rim, x0:x1]
-        thr = max(floor, 0.4 * float(np.percentile(d, 99.5)))
+        # Pips are strong marks in their half, and not much weaker than the tile's
+        # strongest marks (a blank half has only faint texture and halo).
+        thr = max(floor, 0.4 * float(np.percentile(d, 99.5)), 0.25 * strongest)
         full = np.zeros((P, P), np.uint8)
         ox = x0 - k * P
         full[rim : P - rim, ox : ox + (x1 - x0)] = d > thr
