@@ -319,7 +319,9 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     bh, bw = big.shape[:2]
     cy, cx = bh / 2, bw / 2
     half_len = cand.length / scale / 2
-    strip_cols = [int(cx - 0.1 * P), int(cx - 0.06 * P), int(cx + 0.06 * P), int(cx + 0.1 * P)]
+    # The tile's colour beside the divider, clear of it however thick it is.
+    t2 = cand.thickness / scale / 2
+    strip_cols = [int(round(cx + sgn * (t2 + off))) for sgn in (-1, 1) for off in (0.05 * P, 0.1 * P)]
     body_px = big[int(cy - 0.3 * P) : int(cy + 0.3 * P), strip_cols].reshape(-1, 3)
     body = np.median(body_px, axis=0)
     spread = float(np.median(np.abs(body_px - body)))
