@@ -291,15 +291,14 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
     and shadow, while a stroke on a plain table (the same colour all round) does not.
     """
     h, w = image.shape[:2]
-    outs, ins = [], []
     off_out, off_in = max(2.0, 0.08 * width), max(1.5, 0.07 * width)
-    for t in np.linspace(-0.9, 0.9, 19):
-        for s_ in (-1, 1):
-            outs.append(center + axis * t * length / 2 + perp * s_ * (width / 2 + off_out))
-            ins.append(center + axis * t * length / 2 + perp * s_ * (width / 2 - off_in))
-            outs.append(center + perp * t * width / 2 + axis * s_ * (length / 2 + off_out))
-            ins.append(center + perp * t * width / 2 + axis * s_ * (length / 2 - off_in))
-    qo, qi = np.array(outs), np.array(ins)
+    t = np.linspace(-0.9, 0.9, 19)[:, None]
+    c = center.astype(np.float64)
+    long_o = [c + axis * t * length / 2 + perp * sg * (width / 2 + off_out) for sg in (-1, 1)]
+    long_i = [c + axis * t * length / 2 + perp * sg * (width / 2 - off_in) for sg in (-1, 1)]
+    end_o = [c + perp * t * width / 2 + axis * sg * (length / 2 + off_out) for sg in (-1, 1)]
+    end_i = [c + perp * t * width / 2 + axis * sg * (length / 2 - off_in) for sg in (-1, 1)]
+    qo, qi = np.concatenate(long_o + end_o), np.concatenate(long_i + end_i)
     ok = (qo[:, 0] >= 0) & (qo[:, 0] < w - 1) & (qo[:, 1] >= 0) & (qo[:, 1] < h - 1)
     if not ok.any():
         return 0.0
