@@ -730,3 +730,129 @@ def read_layout(image: np.ndarray, double_closing: Literal["two_sides", "four_si
     0
     """
     return layout_from_tiles(read_dominoes(image), double_closing)
+
+
+class LayoutChangeError(ValueError):
+    """The change between two layouts is not one tile laid on an open end."""
+
+
+@dataclass(frozen=True)
+class PlayProposal:
+    """A tile newly laid on the line, read by comparing two frames.
+
+    ``tile`` is the new tile with the half that touches the line first (``(5, 2)``
+    laid on a 5); ``end_pips`` the value of the open end it was laid on (None for the
+    first tile of a hand); ``onto`` the index in the *before* layout of the tile it
+    touches (None for the first tile); ``index`` its index in the *after* layout;
+    ``point`` where it meets the line (the new tile's centre for the first tile).
+    """
+
+    tile: tuple[int, int]
+    end_pips: int | None
+    onto: int | None
+    index: int
+    point: tuple[float, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tile": list(self.tile), "end_pips": self.end_pips, "onto": self.onto,
+                "index": self.index, "point": list(self.point)}
+
+
+def _width(t: TileReading) -> float:
+    return float(np.linalg.norm(np.array(t.corners[3]) - np.array(t.corners[0])))
+
+
+def _same_tile(a: TileReading, b: TileReading) -> bool:
+    if sorted(a.pips, key=lambda v: -1 if v is None else v) != sorted(b.pips, key=lambda v: -1 if v is None else v):
+        return False
+    return math.dist(a.center, b.center) < 0.5 * min(_width(a), _width(b))
+
+
+def diff_layout(before: Layout, after: Layout) -> PlayProposal | None:
+    """The play seen between two frames of the table: the new tile and the end it was laid on.
+
+    Pure: compares two ``Layout`` readings (``read_layout`` of the frame before and of
+    the frame after). Returns None when the line is unchanged (tiles that only
+    shifted a little, or loose tiles beside the line, do not count). Raises
+    ``LayoutChangeError`` with the reason when the change is not one readable tile
+    laid against the line: a tile of the line gone or unreadable, several new tiles,
+    or a new tile that touches no tile of the line with matching pips.
+
+    >>> def tile(a, b, x):
+    ...     return TileReading((a, b), (x, 0.0), 0.0, 1.0, ((x - 20, -10), (x + 20, -10), (x + 20, 10), (x - 20, 10)))
+    >>> before = layout_from_tiles([tile(3, 5, 0), tile(5, 0, 41)])
+    >>> diff_layout(before, layout_from_tiles([tile(3, 5, 0), tile(5, 0, 41), tile(0, 2, 82)])).tile
+    (0, 2)
+    >>> diff_layout(before, before) is None
+    True
+    """
+    old_line = [i for i in range(len(before.tiles)) if i not in set(before.loose)]
+    if len(before.tiles) == 1:
+        old_line = [0]
+    # Every tile of the line must still be there (a hand over the table hides some).
+    matched: dict[int, int] = {}
+    for i in old_line:
+        hits = [j for j, t in enumerate(after.tiles) if j not in matched.values() and _same_tile(before.tiles[i], t)]
+        if not hits:
+            raise LayoutChangeError(f"tile {_fmt(before.tiles[i].pips)} of the line is not seen in the new frame")
+        matched[i] = min(hits, key=lambda j: math.dist(after.tiles[j].center, before.tiles[i].center))
+    known = set(matched.values())
+    # A new tile: in the after frame, not matched, and not a loose tile seen before.
+    loose_before = [before.tiles[i] for i in range(len(before.tiles)) if i not in set(old_line)]
+    new = [j for j, t in enumerate(after.tiles)
+           if j not in known and not any(_same_tile(t, lb) for lb in loose_before)]
+    if not old_line:
+        # First tile of a hand: exactly one tile on the table that was not there before.
+        if not new:
+            return None
+        if len(new) > 1:
+            raise LayoutChangeError(f"{len(new)} new tiles at once: {', '.join(_fmt(after.tiles[j].pips) for j in new)}")
+        t = after.tiles[new[0]]
+        if None in t.pips:
+            raise LayoutChangeError("the new tile cannot be read")
+        return PlayProposal((int(t.pips[0]), int(t.pips[1])), None, None, new[0], t.center)  # type: ignore[arg-type]
+    touching = []
+    for j in new:
+        t = after.tiles[j]
+        for i in old_line:
+            if _near(t, after.tiles[matched[i]]):
+                touching.append((j, i))
+                break
+    if not touching:
+        return None  # nothing laid against the line (a tile put down beside it)
+    if len({j for j, _ in touching}) > 1:
+        raise LayoutChangeError(f"{len(touching)} new tiles against the line at once")
+    j, i = touching[0]
+    t = after.tiles[j]
+    if None in t.pips:
+        raise LayoutChangeError("the new tile against the line cannot be read")
+    hit = _touching(t, after.tiles[matched[i]])
+    if hit is None:
+        raise LayoutChangeError(f"{_fmt(t.pips)} touches {_fmt(before.tiles[i].pips)} but no half matches it")
+    port, other_port = hit
+    other = after.tiles[matched[i]]
+    ports = _ports(other)
+    end_pips = ports[other_port][2]
+    a, b = int(t.pips[0]), int(t.pips[1])  # type: ignore[arg-type]
+    laid = (a, b) if port in (0, 2, 3) else (b, a)  # the half on the end first
+    point = ports[other_port][0]
+    return PlayProposal(laid, end_pips, i, j, (float(point[0]), float(point[1])))
+
+
+def _near(a: TileReading, b: TileReading) -> bool:
+    """Do two tiles touch at all (any sides, whatever their pips)?"""
+    pa = np.array(a.corners, np.float32)
+    pb = np.array(b.corners, np.float32)
+    grow = 0.3 * min(_width(a), _width(b))
+    ca, cb = pa.mean(axis=0), pb.mean(axis=0)
+
+    def bigger(p: np.ndarray, c: np.ndarray) -> np.ndarray:
+        d = p - c
+        return (c + d * (1 + grow / np.linalg.norm(d, axis=1))[:, None]).astype(np.float32)
+
+    area, _ = cv2.intersectConvexConvex(bigger(pa, ca), bigger(pb, cb))
+    return float(area) > 0
+
+
+def _fmt(pips: tuple[int | None, int | None]) -> str:
+    return "-".join("?" if v is None else str(v) for v in pips)
