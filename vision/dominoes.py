@@ -85,7 +85,7 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
         pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
         length, thick = max(rw, rh), max(1.0, min(rw, rh))
-        if length > max_len or area < 0.45 * length * thick:
+        if length > max_len:
             continue
         # Direction from the points' principal axis (robust to the pin bump).
         mean = pts.mean(0)
@@ -95,6 +95,11 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
         proj = (pts - mean) @ d
         lo, hi = float(proj.min()), float(proj.max())
         centre = mean + d * (lo + hi) / 2
+        # The bar's thickness is its usual width along its length: a brass pin at the
+        # centre widens it in one place only.
+        thick = min(thick, max(1.0, float(np.median(np.bincount((proj - lo).astype(int))))))
+        if area < 0.45 * length * thick:
+            continue
         cand = _Candidate(centre.astype(np.float32), d.astype(np.float32), hi - lo + 1, thick)
         if length >= 12 and length >= 4.5 * thick and thick <= 0.2 * length:
             out.append(cand)
