@@ -407,7 +407,8 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # So has a tile with few pips or an unsure half: it needs a clear outline too.
     if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
         return None
-    score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1)
+    # A tile that stands out all round beats one made up of parts of its neighbours.
+    score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
                  score, min(confs), length, outline)
 
