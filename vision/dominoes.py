@@ -398,7 +398,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # The divider itself must be there across the middle of the tile.
     floor = max(30.0, float(np.percentile(diff, 50)) * 4)
     mid = diff[:, P - band // 2 : P + band // 2].max(axis=1)
-    if (mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() < 0.5:
+    if (mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() < 0.6:
         return None
     # A blank double has no pips to vouch for it: any stroke on a plain surface looks
     # like one, so it must stand out from the table all round.
