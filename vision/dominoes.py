@@ -112,7 +112,7 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
     cen = np.array([q.center for q in pieces], np.float64)
     dirs = np.array([q.along for q in pieces], np.float64)
     lens = np.array([q.length for q in pieces], np.float64)
-    thick = np.array([q.thickness for q in pieces], np.float64)
+    thicks = np.array([q.thickness for q in pieces], np.float64)
     gap = cen[None] - cen[:, None]  # [i, j]: from piece i to piece j
     dist = np.linalg.norm(gap, axis=2)
     span = dist + (lens[:, None] + lens[None]) / 2
@@ -121,12 +121,12 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
     ok &= np.abs(np.einsum("ijk,ik->ij", gap, dirs)) >= 0.96 * dist  # on one line
     ok &= span - lens[:, None] - lens[None] <= 0.25 * span
     ok &= (span >= 12) & (span <= max_len) & (ratio >= 0.5) & (ratio <= 2)
-    ok &= span >= 4.5 * (thick[:, None] + thick[None]) / 2
+    ok &= span >= 4.5 * (thicks[:, None] + thicks[None]) / 2
     for i, j in zip(*np.nonzero(np.triu(ok, 1))):
         u = gap[i, j] / dist[i, j]
         mid = (cen[i] + cen[j]) / 2 + u * (lens[j] - lens[i]) / 4
         out.append(_Candidate(mid.astype(np.float32), u.astype(np.float32), float(span[i, j]),
-                              float(thick[i] + thick[j]) / 2))
+                              float(thicks[i] + thicks[j]) / 2))
     return out
 
 
