@@ -331,6 +331,10 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     spread = float(np.median(np.abs(body_px - body)))
     if spread > 25:
         return None
+    # A cheap first test: the bar must differ from the tile beside it.
+    bar = big[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
+    if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 25:
+        return None
     thr = max(28.0, 4 * spread)
     sides = []
     reach = half_len / 0.66  # no divider is shorter than two thirds of the tile's width
