@@ -333,7 +333,8 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     # A cheap first test: the bar must differ from the tile beside it.
     bar = big[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
-    if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 25:
+    potential = max(float(body.max()), 255.0 - float(body.min()))
+    if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
         return None
     thr = max(28.0, 4 * spread)
     sides = []
@@ -374,7 +375,6 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     # The divider must stand out clearly, and so must the tile from the table.
     div = diff[int(0.3 * P) : int(0.7 * P), P - 1 : P + 1]
-    potential = max(float(body.max()), 255.0 - float(body.min()))
     if float(np.median(div)) < max(30.0, 0.2 * potential):
         return None
     outline = _outline_contrast(image, center, axis, perp, length, width, body, thr)
