@@ -14,9 +14,14 @@ How it works (classical, numpy + cv2 only):
    touching tiles runs edge to edge and is refused.
 3. **Pips in a rectified tile.** The tile is warped to a canonical 2:1 patch; marks are
    what differs from the tile's own colour (any pip colour, any tile colour); round
-   blobs of the expected size in each half are the pips. A half with stray marks or
-   more than six pips is read as ``None``.
-4. **Overlaps.** Candidates that overlap are settled by their score, best first.
+   blobs of the expected size in each half are the pips. The pips of a half must form
+   a domino pattern on a 3x3 grid (``PATTERNS``); a half that does not, even at a few
+   other tile sizes, is read as ``None`` ("unsure") rather than guessed.
+4. **Overlaps.** Candidates that overlap are settled by their score, best first; tiles
+   far from the size of the frame's sure tiles are dropped (one set per table).
+
+``diff_layout`` compares the layouts of two frames and proposes the tile newly laid
+on the line and the end it touches.
 
 ``read_layout`` then joins tiles whose ends touch with matching pips into the line of
 play and reads its open ends (see ``Layout``).
