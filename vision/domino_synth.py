@@ -133,8 +133,10 @@ def _draw_tile(style: _Style, pips: tuple[int, int], half: int, rng: np.random.G
     # A soft bevel: the rim is a little darker (or lighter on black tiles).
     dist = cv2.distanceTransform((mask > 128).astype(np.uint8), cv2.DIST_L2, 3)
     rim = np.clip(dist / max(2.0, 0.08 * h), 0, 1)
-    shade = 0.82 + 0.18 * rim if style.body[0] > 100 else 1.5 - 0.5 * rim
-    img = np.clip(img.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+    if style.body[0] > 100:
+        img = np.clip(img.astype(np.float32) * (0.82 + 0.18 * rim)[..., None], 0, 255).astype(np.uint8)
+    else:  # a black tile's bevel catches the light: its outline shows even on a dark table
+        img = np.clip(img.astype(np.float32) + (55 * (1 - rim))[..., None], 0, 255).astype(np.uint8)
     for k, value in enumerate(pips):
         colour = NUMBER_COLOURS[value] if style.per_number else style.pip_colour
         grid = PIP_GRID[value]
@@ -216,7 +218,7 @@ class _Placed:
 
 def _line_layout(rng: np.random.Generator, half: float) -> tuple[list[_Placed], int | None, list[int]]:
     """A line of play in table units: tiles, the spinner index and the open-end values."""
-    gap = half * 0.02
+    gap = half * 0.04  # tiles laid by hand touch, with a seam between them
     used: set[tuple[int, int]] = set()
 
     def take(a: int, b: int) -> bool:
@@ -296,6 +298,21 @@ def random_scene(
     spinner: int | None = None
     ends: list[int] = []
     chain: tuple[int, ...] = ()
+    # The camera's perspective: the frame sees a quadrilateral inside the table plane
+    # (corners pushed outward), so every pixel of the frame shows the table, never a
+    # reflected border; tiles must come out whole inside the frame.
+    j = float(rng.uniform(0, 0.07))
+    push = rng.uniform(0, 2 * j, (4, 2)).astype(np.float32) * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+    def camera(k: float) -> np.ndarray:
+        return cv2.getPerspectiveTransform(src, src + k * push * np.array([w, h], np.float32))
+
+    hom = camera(1.0)
+
+    def inside(poly: np.ndarray, hom: np.ndarray) -> bool:
+        q = cv2.perspectiveTransform(poly[None].astype(np.float32), hom)[0]
+        return bool(q[:, 0].min() >= 3 and q[:, 1].min() >= 3 and q[:, 0].max() <= w - 4 and q[:, 1].max() <= h - 4)
     if kind == "line":
         # A camera is set up so that tiles stay readable: redraw lines that would have
         # to shrink the tiles by more than a fifth to fit the frame.
@@ -323,6 +340,10 @@ def random_scene(
             placed.append(_Placed(p.pips, x + rng.normal(0, 0.01 * half), y + rng.normal(0, 0.01 * half),
                                   p.angle + rot + rng.normal(0, 0.008)))
         chain = tuple(range(len(placed)))
+        for k in (1.0, 0.5, 0.25, 0.0):  # a milder perspective when the line would leave the frame
+            hom = camera(k)
+            if all(inside(_tile_corners(p.cx, p.cy, p.angle, half * 1.05), hom) for p in placed):
+                break
         for p in placed:
             cv2.fillConvexPoly(occupied, _tile_corners(p.cx, p.cy, p.angle, half * 1.35).astype(np.int32), 255)
         loose = int(rng.integers(0, 3))
@@ -337,7 +358,7 @@ def random_scene(
             ang = float(rng.uniform(-math.pi, math.pi))
             cx, cy = rng.uniform(half * 1.2, w - half * 1.2), rng.uniform(half * 1.2, h - half * 1.2)
             poly = _tile_corners(cx, cy, ang, half * 1.3)
-            if poly[:, 0].min() < 2 or poly[:, 1].min() < 2 or poly[:, 0].max() > w - 3 or poly[:, 1].max() > h - 3:
+            if not inside(_tile_corners(cx, cy, ang, half * 1.05), hom):
                 continue
             test = np.zeros_like(occupied)
             cv2.fillConvexPoly(test, poly.astype(np.int32), 255)
@@ -365,10 +386,6 @@ def random_scene(
     sh = cv2.GaussianBlur(sh, (0, 0), max(1.0, 0.12 * half))
     canvas = canvas * (1 - 0.45 * sh * (1 - shadow))[..., None]
     # Camera: perspective, lighting, colour cast, blur, noise, JPEG.
-    j = float(rng.uniform(0, 0.07))
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    dst = src + rng.uniform(-j, j, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
-    hom = cv2.getPerspectiveTransform(src, dst)
     img = cv2.warpPerspective(canvas, hom, (w, h), borderMode=cv2.BORDER_REFLECT)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     gx, gy = rng.normal(0, 0.35, 2)
@@ -378,7 +395,7 @@ def random_scene(
         light = light * (1 + 0.3 * np.exp(-((xx - lx) ** 2 + (yy - ly) ** 2) / (2 * (0.3 * w) ** 2)))
     cast = rng.uniform(0.88, 1.12, 3).astype(np.float32)
     img = img * light[..., None] * cast
-    sigma = float(rng.uniform(0, 1.1))
+    sigma = float(rng.uniform(0, min(1.1, 0.045 * half)))  # a focused camera: pips stay apart
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)

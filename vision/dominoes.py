@@ -14,9 +14,14 @@ How it works (classical, numpy + cv2 only):
    touching tiles runs edge to edge and is refused.
 3. **Pips in a rectified tile.** The tile is warped to a canonical 2:1 patch; marks are
    what differs from the tile's own colour (any pip colour, any tile colour); round
-   blobs of the expected size in each half are the pips. A half with stray marks or
-   more than six pips is read as ``None``.
-4. **Overlaps.** Candidates that overlap are settled by their score, best first.
+   blobs of the expected size in each half are the pips. The pips of a half must form
+   a domino pattern on a 3x3 grid (``PATTERNS``); a half that does not, even at a few
+   other tile sizes, is read as ``None`` ("unsure") rather than guessed.
+4. **Overlaps.** Candidates that overlap are settled by their score, best first; tiles
+   far from the size of the frame's sure tiles are dropped (one set per table).
+
+``diff_layout`` compares the layouts of two frames and proposes the tile newly laid
+on the line and the end it touches.
 
 ``read_layout`` then joins tiles whose ends touch with matching pips into the line of
 play and reads its open ends (see ``Layout``).
@@ -54,16 +59,30 @@ def _odd(n: float) -> int:
 
 
 def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
-    """Thin straight dark strokes in a single-channel image (dark marks on light)."""
-    mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 14)
+    """Thin straight dark strokes in a single-channel image (dark marks on light).
+
+    Thresholded at two strengths: a faint mark needs the low one, while at the high
+    one a divider comes apart from pips or a shadow that blur joins to it.
+    """
+    out: list[_Candidate] = []
+    for c in (14, 40):
+        for cand in _strokes(chan, block, c):
+            if all(np.linalg.norm(cand.center - o.center) > 3 or abs(float(cand.along @ o.along)) < 0.98 for o in out):
+                out.append(cand)
+    return out
+
+
+def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
+    mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = chan.shape
     out: list[_Candidate] = []
+    pieces: list[_Candidate] = []
     max_len = 0.45 * min(h, w)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         extent = max(bw, bh)
-        if area < 12 or extent < 12 or extent > max_len * 1.2:
+        if area < 5 or extent < 5 or extent > max_len * 1.2:
             continue
         if area > 0.3 * extent * extent:
             continue
@@ -71,9 +90,7 @@ def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
         pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
         length, thick = max(rw, rh), max(1.0, min(rw, rh))
-        if length < 12 or length > max_len or length < 4.5 * thick or thick > 0.2 * length:
-            continue
-        if area < 0.45 * length * thick:
+        if length > max_len:
             continue
         # Direction from the points' principal axis (robust to the pin bump).
         mean = pts.mean(0)
@@ -83,7 +100,38 @@ def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
         proj = (pts - mean) @ d
         lo, hi = float(proj.min()), float(proj.max())
         centre = mean + d * (lo + hi) / 2
-        out.append(_Candidate(centre.astype(np.float32), d.astype(np.float32), hi - lo + 1, thick))
+        # The bar's thickness is its usual width along its length: a brass pin at the
+        # centre widens it in one place only.
+        thick = min(thick, max(1.0, float(np.median(np.bincount((proj - lo).astype(int))))))
+        if area < 0.45 * length * thick:
+            continue
+        cand = _Candidate(centre.astype(np.float32), d.astype(np.float32), hi - lo + 1, thick)
+        if length >= 12 and length >= 4.5 * thick and thick <= 0.2 * length:
+            out.append(cand)
+        elif length >= 2.5 * thick:
+            pieces.append(cand)
+    # A brass pin at the centre can cut a divider in two: join collinear pieces.
+    pieces += out
+    if len(pieces) < 2:
+        return out
+    cen = np.array([q.center for q in pieces], np.float64)
+    dirs = np.array([q.along for q in pieces], np.float64)
+    lens = np.array([q.length for q in pieces], np.float64)
+    thicks = np.array([q.thickness for q in pieces], np.float64)
+    gap = cen[None] - cen[:, None]  # [i, j]: from piece i to piece j
+    dist = np.linalg.norm(gap, axis=2)
+    span = dist + (lens[:, None] + lens[None]) / 2
+    ratio = lens[:, None] / lens[None]
+    ok = (np.abs(dirs @ dirs.T) >= 0.96) & (dist > 1e-3)
+    ok &= np.abs(np.einsum("ijk,ik->ij", gap, dirs)) >= 0.96 * dist  # on one line
+    ok &= span - lens[:, None] - lens[None] <= 0.25 * span
+    ok &= (span >= 12) & (span <= max_len) & (ratio >= 0.5) & (ratio <= 2)
+    ok &= span >= 4.5 * (thicks[:, None] + thicks[None]) / 2
+    for i, j in zip(*np.nonzero(np.triu(ok, 1))):
+        u = gap[i, j] / dist[i, j]
+        mid = (cen[i] + cen[j]) / 2 + u * (lens[j] - lens[i]) / 4
+        out.append(_Candidate(mid.astype(np.float32), u.astype(np.float32), float(span[i, j]),
+                              float(thicks[i] + thicks[j]) / 2))
     return out
 
 
@@ -114,6 +162,7 @@ class _Tile:
     score: float
     confidence: float
     length: float = 0.0
+    outline: float = 1.0
 
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * (self.length or 2 * self.width) * grow / 2
@@ -141,7 +190,9 @@ def _blobs(strokes: np.ndarray, diff: np.ndarray) -> tuple[list[tuple[float, flo
             contrast = float(diff[labels == i].mean())
             blobs.append((float(cx), float(cy), float(area), contrast))
         elif inside:
-            clutter += area
+            edge = (min(y, x) <= 0.15 * s or max(y + bh, x + bw) >= 0.85 * s) and max(bw, bh) >= 3 * min(bw, bh)
+            if not edge:  # a thin line along the border is the tile's own edge, not clutter
+                clutter += area
     return blobs, clutter
 
 
@@ -156,6 +207,55 @@ def _symmetric(pips: list[tuple[float, float, float, float]], s: int) -> bool:
     mirrored = 2 * c - pts
     d = np.linalg.norm(mirrored[:, None] - pts[None], axis=2).min(axis=1)
     return bool(d.max() < 0.1 * s)
+
+
+# The pip patterns of a double-six half on its 3x3 grid, (column, row) offsets in
+# units of the grid pitch; 2, 3 and 6 come turned either way on real sets.
+_DIAG = frozenset({(-1, -1), (1, 1)})
+_ANTI = frozenset({(-1, 1), (1, -1)})
+_CORNERS = _DIAG | _ANTI
+PATTERNS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
+    0: (frozenset(),),
+    1: (frozenset({(0, 0)}),),
+    2: (_DIAG, _ANTI),
+    3: (_DIAG | {(0, 0)}, _ANTI | {(0, 0)}),
+    4: (_CORNERS,),
+    5: (_CORNERS | {(0, 0)},),
+    6: (_CORNERS | {(-1, 0), (1, 0)}, _CORNERS | {(0, -1), (0, 1)}),
+}
+
+
+def _grid_value(pips: list[tuple[float, float, float, float]], s: int) -> tuple[int | None, float | None]:
+    """The value of a half whose pips sit on a domino pattern, else None; and the grid pitch.
+
+    The pattern's centre is the pips' mean (every pattern is symmetric about it), the
+    pitch the median offset of the outer pips; each pip must lie near its grid point
+    and the points must form one of ``PATTERNS``.
+
+    >>> _grid_value([(10, 10, 9, 1), (30, 30, 9, 1)], 40)
+    (2, 10.0)
+    >>> _grid_value([(10, 10, 9, 1), (30, 10, 9, 1)], 40)[0] is None
+    True
+    """
+    n = len(pips)
+    if n == 0:
+        return 0, None
+    pts = np.array([(p[0], p[1]) for p in pips], np.float64)
+    c = pts.mean(axis=0)
+    if np.abs(c - s / 2).max() > 0.15 * s:
+        return None, None
+    off = pts - c
+    if n == 1:
+        return 1, None
+    pitch = float(np.median(np.abs(off).max(axis=1)))
+    if not 0.15 * s <= pitch <= 0.38 * s:
+        return None, pitch
+    cells = np.rint(off / pitch)
+    if np.abs(cells).max() > 1 or np.linalg.norm(off - cells * pitch, axis=1).max() > 0.3 * pitch:
+        return None, pitch
+    got = frozenset((int(x), int(y)) for x, y in cells)
+    ok = len(got) == n and any(got == q or got == frozenset((y, x) for x, y in q) for q in PATTERNS.get(n, ()))
+    return (n if ok else None), pitch
 
 
 def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray, width: float,
@@ -195,20 +295,27 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
 
 def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray,
                       length: float, width: float, body: np.ndarray, thr: float) -> float:
-    """Share of a ring just outside the tile whose colour is not the tile's."""
+    """Share of the outline where the tile's edge shows: just outside differs from just inside.
+
+    Compared point by point, so a white tile on a white table still shows by its bevel
+    and shadow, while a stroke on a plain table (the same colour all round) does not.
+    """
     h, w = image.shape[:2]
-    pts = []
-    for t in np.linspace(-1, 1, 24):
-        for s_ in (-1, 1):
-            pts.append(center + axis * t * length / 2 + perp * s_ * (width / 2 + max(2.0, 0.08 * width)))
-            pts.append(center + perp * t * width / 2 + axis * s_ * (length / 2 + max(2.0, 0.08 * width)))
-    q = np.array(pts)
-    ok = (q[:, 0] >= 0) & (q[:, 0] < w - 1) & (q[:, 1] >= 0) & (q[:, 1] < h - 1)
+    off_out, off_in = max(2.0, 0.08 * width), max(1.5, 0.07 * width)
+    t = np.linspace(-0.9, 0.9, 19)[:, None]
+    c = center.astype(np.float64)
+    long_o = [c + axis * t * length / 2 + perp * sg * (width / 2 + off_out) for sg in (-1, 1)]
+    long_i = [c + axis * t * length / 2 + perp * sg * (width / 2 - off_in) for sg in (-1, 1)]
+    end_o = [c + perp * t * width / 2 + axis * sg * (length / 2 + off_out) for sg in (-1, 1)]
+    end_i = [c + perp * t * width / 2 + axis * sg * (length / 2 - off_in) for sg in (-1, 1)]
+    qo, qi = np.concatenate(long_o + end_o), np.concatenate(long_i + end_i)
+    ok = (qo[:, 0] >= 0) & (qo[:, 0] < w - 1) & (qo[:, 1] >= 0) & (qo[:, 1] < h - 1)
     if not ok.any():
         return 0.0
-    q = q[ok].astype(int)
-    samples = image[q[:, 1], q[:, 0]].astype(np.float32)
-    return float((np.linalg.norm(samples - body, axis=1) > thr).mean())
+    qo, qi = qo[ok].astype(int), np.clip(qi[ok], 0, [w - 1, h - 1]).astype(int)
+    so = image[qo[:, 1], qo[:, 0]].astype(np.float32)
+    si = image[qi[:, 1], qi[:, 0]].astype(np.float32)
+    return float((np.linalg.norm(so - si, axis=1) > max(18.0, 0.6 * thr)).mean())
 
 
 def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
@@ -221,11 +328,18 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     bh, bw = big.shape[:2]
     cy, cx = bh / 2, bw / 2
     half_len = cand.length / scale / 2
-    strip_cols = [int(cx - 0.1 * P), int(cx - 0.06 * P), int(cx + 0.06 * P), int(cx + 0.1 * P)]
+    # The tile's colour beside the divider, clear of it however thick it is.
+    t2 = cand.thickness / scale / 2
+    strip_cols = [int(round(cx + sgn * (t2 + off))) for sgn in (-1, 1) for off in (0.05 * P, 0.1 * P)]
     body_px = big[int(cy - 0.3 * P) : int(cy + 0.3 * P), strip_cols].reshape(-1, 3)
     body = np.median(body_px, axis=0)
     spread = float(np.median(np.abs(body_px - body)))
-    if spread > 18:
+    if spread > 25:
+        return None
+    # A cheap first test: the bar must differ from the tile beside it.
+    bar = big[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
+    potential = max(float(body.max()), 255.0 - float(body.min()))
+    if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
         return None
     thr = max(28.0, 4 * spread)
     sides = []
@@ -266,49 +380,67 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     # The divider must stand out clearly, and so must the tile from the table.
     div = diff[int(0.3 * P) : int(0.7 * P), P - 1 : P + 1]
-    potential = max(float(body.max()), 255.0 - float(body.min()))
-    if float(np.median(div)) < max(45.0, 0.35 * potential):
+    if float(np.median(div)) < max(30.0, 0.2 * potential):
         return None
-    if _outline_contrast(image, center, axis, perp, length, width, body, thr) < 0.3:
+    outline = _outline_contrast(image, center, axis, perp, length, width, body, thr)
+    if outline < 0.3:
         return None
-    band = _BAND
-    values, confs, clutter_total, strokes = _read_pips(diff)
-    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
+    # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
+    band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
+    values, confs, clutter_total, _ = _read_pips(diff, band)
     base_quality = min(confs) - clutter_total / (P * P)
-    # The outline is not always where it was measured: try a slightly shorter, longer
-    # or wider tile and keep the reading whose pips look most like domino patterns.
+    # The outline is not always where it was measured: try a slightly shorter, longer,
+    # narrower or wider tile and keep the reading whose pips look most like domino
+    # patterns (a short divider makes the tile look narrower than it is).
     if base_quality < 1.0:
-        best = (base_quality, values, confs, clutter_total, length, width)
-        for fl, fw in ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), (1.0, 0.92), (1.25, 1.0), (1.4, 1.0)):
+        best = (base_quality, values, confs, clutter_total, length, width, diff)
+        for fl, fw in _ALTERNATIVES:
             alt = _warp(image, center, axis, perp, length * fl / (2 * P), (2 * P, P), width * fw / P)
             alt_diff = np.linalg.norm(alt.astype(np.float32) - cv2.medianBlur(alt, 15).astype(np.float32), axis=2)
-            v2, c2, cl2, _ = _read_pips(alt_diff)
+            v2, c2, cl2, _ = _read_pips(alt_diff, band)
             q = min(c2) - cl2 / (P * P) - 0.05
             if q > best[0]:
-                best = (q, v2, c2, cl2, length * fl, width * fw)
-        _, values, confs, clutter_total, length, width = best
-    strokes[:, P - band // 2 : P + band // 2] = diff[:, P - band // 2 : P + band // 2] > max(floor, 0.3 * float(diff.max()))
-    # The divider itself must be there, centred, and stop short of the long sides.
-    col = strokes[:, P - 2 : P + 2].max(axis=1)
-    if col.mean() < 0.5:
+                best = (q, v2, c2, cl2, length * fl, width * fw, alt_diff)
+                if q >= 0.95:
+                    break
+        _, values, confs, clutter_total, length, width, diff = best
+    # The divider itself must be there across the middle of the tile.
+    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
+    mid = diff[:, P - band // 2 : P + band // 2].max(axis=1)
+    if (mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() < 0.6:
         return None
-    score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1)
+    # A blank double has no pips to vouch for it: any stroke on a plain surface looks
+    # like one, so it must stand out from the table all round.
+    if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0):
+        return None
+    # So has a tile with few pips or an unsure half: it needs a clear outline too.
+    if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
+        return None
+    # A tile that stands out all round beats one made up of parts of its neighbours.
+    score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
-                 score, min(confs), length)
+                 score, min(confs), length, outline)
 
 
-def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, np.ndarray]:
+# Other tile sizes to try (length, width factors), nearest first.
+_ALTERNATIVES = ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), (1.0, 0.92), (1.25, 1.0),
+                 (1.0, 1.22), (1.12, 1.22), (1.25, 1.22), (1.4, 1.0), (1.4, 1.22))
+
+
+def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], list[float], float, np.ndarray]:
     """Pips of both halves of a rectified tile's mark strength: values, confidences, clutter, strokes."""
     rim = int(0.09 * P)  # the bevel and the outline are not marks
-    band = _BAND
     floor = max(30.0, float(np.percentile(diff, 50)) * 4)
     strokes = np.zeros(diff.shape, np.uint8)
+    strongest = float(np.percentile(diff[rim : P - rim, rim : 2 * P - rim], 99.5))
     halves: list[list[tuple[float, float, float, float]]] = []
     clutter_total = 0.0
     for k in range(2):
         x0, x1 = (rim, P - band // 2) if k == 0 else (P + band // 2, 2 * P - rim)
         d = diff[rim : P - rim, x0:x1]
-        thr = max(floor, 0.4 * float(np.percentile(d, 99.5)))
+        # Pips are strong marks in their half, and not much weaker than the tile's
+        # strongest marks (a blank half has only faint texture and halo).
+        thr = max(floor, 0.4 * float(np.percentile(d, 99.5)), 0.25 * strongest)
         full = np.zeros((P, P), np.uint8)
         ox = x0 - k * P
         full[rim : P - rim, ox : ox + (x1 - x0)] = d > thr
@@ -329,6 +461,7 @@ def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, 
     if areas:
         med = float(np.median(areas))
         halves = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
+    pitches = []
     for blobs in halves:
         if blobs:
             top = max(b[3] for b in blobs)
@@ -337,8 +470,14 @@ def _read_pips(diff: np.ndarray) -> tuple[list[int | None], list[float], float, 
             values.append(None)
             confs.append(0.0)
             continue
-        values.append(len(blobs))
-        confs.append(1.0 if _symmetric(blobs, P) else 0.4)
+        # Pips must form a domino pattern on a 3x3 grid; if not, the half is unsure.
+        value, pitch = _grid_value(blobs, P)
+        values.append(value)
+        confs.append(1.0 if value is not None else 0.4)
+        if pitch is not None:
+            pitches.append(pitch)
+    if len(pitches) == 2 and max(pitches) > 1.35 * min(pitches):  # one grid for the whole tile
+        confs = [min(c, 0.6) for c in confs]
     if clutter_total > 0.03 * P * P:
         confs = [min(c, 0.5) for c in confs]
     return values, confs, clutter_total, strokes
@@ -348,6 +487,15 @@ def _overlap(a: _Tile, b: _Tile) -> float:
     pa, pb = a.polygon(0.92), b.polygon(0.92)
     area, _ = cv2.intersectConvexConvex(pa, pb)
     return float(area) / min(cv2.contourArea(pa), cv2.contourArea(pb))
+
+
+def _same_set(tiles: list[_Tile]) -> list[_Tile]:
+    """Drop tiles whose size is far from the sure tiles' (all tiles on a table are one set)."""
+    sure = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
+    if len(sure) < 2:
+        return tiles
+    med = float(np.median(sure))
+    return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
 
 
 def read_dominoes(image: np.ndarray) -> list[TileReading]:
@@ -381,6 +529,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     for t in tiles:
         if all(_overlap(t, k) < 0.2 for k in kept):
             kept.append(t)
+    kept = _same_set(kept)
     kept.sort(key=lambda t: (round(float(t.center[1]) / max(1.0, t.width)), float(t.center[0])))
     out = []
     for t in kept:
@@ -596,3 +745,129 @@ def read_layout(image: np.ndarray, double_closing: Literal["two_sides", "four_si
     0
     """
     return layout_from_tiles(read_dominoes(image), double_closing)
+
+
+class LayoutChangeError(ValueError):
+    """The change between two layouts is not one tile laid on an open end."""
+
+
+@dataclass(frozen=True)
+class PlayProposal:
+    """A tile newly laid on the line, read by comparing two frames.
+
+    ``tile`` is the new tile with the half that touches the line first (``(5, 2)``
+    laid on a 5); ``end_pips`` the value of the open end it was laid on (None for the
+    first tile of a hand); ``onto`` the index in the *before* layout of the tile it
+    touches (None for the first tile); ``index`` its index in the *after* layout;
+    ``point`` where it meets the line (the new tile's centre for the first tile).
+    """
+
+    tile: tuple[int, int]
+    end_pips: int | None
+    onto: int | None
+    index: int
+    point: tuple[float, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tile": list(self.tile), "end_pips": self.end_pips, "onto": self.onto,
+                "index": self.index, "point": list(self.point)}
+
+
+def _width(t: TileReading) -> float:
+    return float(np.linalg.norm(np.array(t.corners[3]) - np.array(t.corners[0])))
+
+
+def _same_tile(a: TileReading, b: TileReading) -> bool:
+    if sorted(a.pips, key=lambda v: -1 if v is None else v) != sorted(b.pips, key=lambda v: -1 if v is None else v):
+        return False
+    return math.dist(a.center, b.center) < 0.5 * min(_width(a), _width(b))
+
+
+def diff_layout(before: Layout, after: Layout) -> PlayProposal | None:
+    """The play seen between two frames of the table: the new tile and the end it was laid on.
+
+    Pure: compares two ``Layout`` readings (``read_layout`` of the frame before and of
+    the frame after). Returns None when the line is unchanged (tiles that only
+    shifted a little, or loose tiles beside the line, do not count). Raises
+    ``LayoutChangeError`` with the reason when the change is not one readable tile
+    laid against the line: a tile of the line gone or unreadable, several new tiles,
+    or a new tile that touches no tile of the line with matching pips.
+
+    >>> def tile(a, b, x):
+    ...     return TileReading((a, b), (x, 0.0), 0.0, 1.0, ((x - 20, -10), (x + 20, -10), (x + 20, 10), (x - 20, 10)))
+    >>> before = layout_from_tiles([tile(3, 5, 0), tile(5, 0, 41)])
+    >>> diff_layout(before, layout_from_tiles([tile(3, 5, 0), tile(5, 0, 41), tile(0, 2, 82)])).tile
+    (0, 2)
+    >>> diff_layout(before, before) is None
+    True
+    """
+    old_line = [i for i in range(len(before.tiles)) if i not in set(before.loose)]
+    if len(before.tiles) == 1:
+        old_line = [0]
+    # Every tile of the line must still be there (a hand over the table hides some).
+    matched: dict[int, int] = {}
+    for i in old_line:
+        hits = [j for j, t in enumerate(after.tiles) if j not in matched.values() and _same_tile(before.tiles[i], t)]
+        if not hits:
+            raise LayoutChangeError(f"tile {_fmt(before.tiles[i].pips)} of the line is not seen in the new frame")
+        matched[i] = min(hits, key=lambda j: math.dist(after.tiles[j].center, before.tiles[i].center))
+    known = set(matched.values())
+    # A new tile: in the after frame, not matched, and not a loose tile seen before.
+    loose_before = [before.tiles[i] for i in range(len(before.tiles)) if i not in set(old_line)]
+    new = [j for j, t in enumerate(after.tiles)
+           if j not in known and not any(_same_tile(t, lb) for lb in loose_before)]
+    if not old_line:
+        # First tile of a hand: exactly one tile on the table that was not there before.
+        if not new:
+            return None
+        if len(new) > 1:
+            raise LayoutChangeError(f"{len(new)} new tiles at once: {', '.join(_fmt(after.tiles[j].pips) for j in new)}")
+        t = after.tiles[new[0]]
+        if None in t.pips:
+            raise LayoutChangeError("the new tile cannot be read")
+        return PlayProposal((int(t.pips[0]), int(t.pips[1])), None, None, new[0], t.center)  # type: ignore[arg-type]
+    touching = []
+    for j in new:
+        t = after.tiles[j]
+        for i in old_line:
+            if _near(t, after.tiles[matched[i]]):
+                touching.append((j, i))
+                break
+    if not touching:
+        return None  # nothing laid against the line (a tile put down beside it)
+    if len({j for j, _ in touching}) > 1:
+        raise LayoutChangeError(f"{len(touching)} new tiles against the line at once")
+    j, i = touching[0]
+    t = after.tiles[j]
+    if None in t.pips:
+        raise LayoutChangeError("the new tile against the line cannot be read")
+    hit = _touching(t, after.tiles[matched[i]])
+    if hit is None:
+        raise LayoutChangeError(f"{_fmt(t.pips)} touches {_fmt(before.tiles[i].pips)} but no half matches it")
+    port, other_port = hit
+    other = after.tiles[matched[i]]
+    ports = _ports(other)
+    end_pips = ports[other_port][2]
+    a, b = int(t.pips[0]), int(t.pips[1])  # type: ignore[arg-type]
+    laid = (a, b) if port in (0, 2, 3) else (b, a)  # the half on the end first
+    point = ports[other_port][0]
+    return PlayProposal(laid, end_pips, i, j, (float(point[0]), float(point[1])))
+
+
+def _near(a: TileReading, b: TileReading) -> bool:
+    """Do two tiles touch at all (any sides, whatever their pips)?"""
+    pa = np.array(a.corners, np.float32)
+    pb = np.array(b.corners, np.float32)
+    grow = 0.3 * min(_width(a), _width(b))
+    ca, cb = pa.mean(axis=0), pb.mean(axis=0)
+
+    def bigger(p: np.ndarray, c: np.ndarray) -> np.ndarray:
+        d = p - c
+        return (c + d * (1 + grow / np.linalg.norm(d, axis=1))[:, None]).astype(np.float32)
+
+    area, _ = cv2.intersectConvexConvex(bigger(pa, ca), bigger(pb, cb))
+    return float(area) > 0
+
+
+def _fmt(pips: tuple[int | None, int | None]) -> str:
+    return "-".join("?" if v is None else str(v) for v in pips)
