@@ -28,6 +28,7 @@ or light on dark), touching dice or a cluttered background:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from dataclasses import dataclass
 
 import cv2
@@ -75,6 +76,7 @@ class Params:
     min_face_contrast: float = 10.0  # colour distance between die face and table background
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
     pip_colour: float = 80.0  # pips of one die have about the same colour
+    min_pip_contrast: float = 0.0  # colour distance between a pip's centre and the face just round it
 
 
 DEFAULT = Params()
@@ -130,11 +132,13 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
     background = table_background(work)
     faces: list[Face] = []
     smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+    if pips and params.min_pip_contrast > 0:
+        pips = [p for p, c in zip(pips, pip_contrast(pips, smooth)) if c >= params.min_pip_contrast]
     todo = link_pips(pips, work, params, smooth)
     while todo:
         group = todo.pop()
         diam = float(np.median([p.diameter for p in group]))
-        face, rest = best_face(group, diam)
+        face, rest = best_face(group, diam, params)
         f = face_of(face, work, background, params, smooth)
         if f is not None:
             faces.append(f)
@@ -279,6 +283,24 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
             kept[len(pips)] = (p.x, p.y, p.diameter)
             pips.append(p)
     return pips
+
+
+def pip_contrast(pips: list[Pip], smooth: np.ndarray) -> np.ndarray:
+    """Colour distance between each pip's centre and the median colour on a ring just outside it.
+
+    A pip differs from the face round it. The gap between close pips (a blob
+    of the opposite sign in the difference of Gaussians) has the face's own
+    colour at its centre and mostly face round it: little contrast.
+    """
+    h, w = smooth.shape[:2]
+    p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in pips])
+    r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
+    xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
+    ring = np.median(smooth[ys, xs].astype(np.float32), axis=1)
+    cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
+    cy = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
+    return np.asarray(np.linalg.norm(smooth[cy, cx].astype(np.float32) - ring, axis=1))
 
 
 def _edges_between(pairs: list[tuple[Pip, Pip]], smooth: np.ndarray, params: Params, samples: int = 16) -> np.ndarray:
@@ -451,28 +473,54 @@ def _pattern_score(pts: np.ndarray, diam: float) -> float:
     return float(np.clip(1.0 - err / 0.5, 0.0, 1.0)) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
 
 
-def best_face(group: list[Pip], diam: float) -> tuple[list[Pip], list[Pip]]:
+FIT_ERROR = 0.35
+"""A pip set fits a face pattern when :func:`pattern_error` is below this."""
+
+MAX_SEARCH = 10
+"""Groups up to this many pips are searched exhaustively for their best face."""
+
+
+def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tuple[list[Pip], list[Pip]]:
     """Split a group that is no face (too many pips, or a bad pattern) into a face and the rest.
 
-    Pips are dropped one at a time (the one whose removal fits best; ties: the
-    least round), so a top face keeps its pips and the side-face pips linked to
-    it across a faint edge fall away.
+    The face is the largest subset of the group that fits a die face pattern
+    and whose pips look alike (similar roundness and size: one face is seen at
+    one angle; the pips of a side face linked to the top face are flatter and
+    smaller). Among subsets of that size the best fit wins, ties going to the
+    roundest pips (the top face is seen most squarely). Groups bigger than
+    ``MAX_SEARCH`` first shed their least round pips.
     """
-    rest: list[Pip] = []
+    params = DEFAULT if params is None else params
     g = list(group)
-    while len(g) > 1:
-        pts = np.array([[p.x, p.y] for p in g])
-        if len(g) <= 6 and pattern_error(pts, diam) < 0.35:
-            break
-        best_i, best_key = 0, (np.inf, np.inf)
-        for i in range(len(g)):
-            sub = np.delete(pts, i, axis=0)
-            err = pattern_error(sub, diam) if len(sub) <= 6 else 1.0
-            key = (round(err, 2), g[i].roundness)
-            if key < best_key:
-                best_i, best_key = i, key
-        rest.append(g.pop(best_i))
-    return g, rest
+    pts_all = np.array([[p.x, p.y] for p in g])
+    if len(g) <= 6 and pattern_error(pts_all, diam) < FIT_ERROR:
+        return g, []
+    rest: list[Pip] = []
+    if len(g) > MAX_SEARCH:
+        g.sort(key=lambda p: -p.roundness)
+        rest, g = g[MAX_SEARCH:], g[:MAX_SEARCH]
+    pts = np.array([[p.x, p.y] for p in g])
+    rnd = np.array([p.roundness for p in g])
+    dia = np.array([p.diameter for p in g])
+    for k in range(min(6, len(g)), 1, -1):
+        best: tuple[float, tuple[int, ...]] | None = None
+        for sub in combinations(range(len(g)), k):
+            idx = list(sub)
+            r, d = rnd[idx], dia[idx]
+            if r.max() - r.min() > params.tilt_roundness or d.max() > 1.6 * d.min():
+                continue
+            err = pattern_error(pts[idx], diam)
+            if err >= FIT_ERROR:
+                continue
+            key = err - 0.5 * float(r.mean())
+            if best is None or key < best[0]:
+                best = (key, sub)
+        if best is not None:
+            chosen = set(best[1])
+            return [g[i] for i in best[1]], rest + [g[i] for i in range(len(g)) if i not in chosen]
+    # no pattern of two or more: the roundest pip alone
+    i = int(np.argmax(rnd))
+    return [g[i]], rest + g[:i] + g[i + 1 :]
 
 
 @dataclass(frozen=True)
