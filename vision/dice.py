@@ -76,7 +76,10 @@ class Params:
     min_face_contrast: float = 10.0  # colour distance between die face and table background
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
     pip_colour: float = 80.0  # pips of one die have about the same colour
-    min_pip_contrast: float = 0.0  # colour distance between a pip's centre and the face just round it
+    region_colour: float = 30.0  # colour distance from the table model that marks a die's body
+    region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
+    region_aspect: float = 1.5  # ... and about square (a die and its side faces)
+    region_size: float = 12.0  # ... and at most this many pip diameters across
 
 
 DEFAULT = Params()
@@ -132,9 +135,8 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
     background = table_background(work)
     faces: list[Face] = []
     smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
-    if pips and params.min_pip_contrast > 0:
-        pips = [p for p, c in zip(pips, pip_contrast(pips, smooth)) if c >= params.min_pip_contrast]
-    todo = link_pips(pips, work, params, smooth)
+    regions = die_regions(work, background, params) if params.region_colour > 0 else None
+    todo = link_pips(pips, work, params, smooth, regions)
     while todo:
         group = todo.pop()
         diam = float(np.median([p.diameter for p in group]))
@@ -143,7 +145,7 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
         if f is not None:
             faces.append(f)
         if rest:
-            todo.extend(link_pips(rest, work, params, smooth))
+            todo.extend(link_pips(rest, work, params, smooth, regions))
     return faces
 
 
@@ -285,24 +287,6 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     return pips
 
 
-def pip_contrast(pips: list[Pip], smooth: np.ndarray) -> np.ndarray:
-    """Colour distance between each pip's centre and the median colour on a ring just outside it.
-
-    A pip differs from the face round it. The gap between close pips (a blob
-    of the opposite sign in the difference of Gaussians) has the face's own
-    colour at its centre and mostly face round it: little contrast.
-    """
-    h, w = smooth.shape[:2]
-    p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in pips])
-    r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
-    xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
-    ring = np.median(smooth[ys, xs].astype(np.float32), axis=1)
-    cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
-    cy = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
-    return np.asarray(np.linalg.norm(smooth[cy, cx].astype(np.float32) - ring, axis=1))
-
-
 def _edges_between(pairs: list[tuple[Pip, Pip]], smooth: np.ndarray, params: Params, samples: int = 16) -> np.ndarray:
     """For each pair of pips: does the straight path between them cross an edge (a colour change)?
 
@@ -350,8 +334,47 @@ def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
     return True
 
 
-def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smooth: np.ndarray | None = None) -> list[list[Pip]]:
-    """Group pips into dice faces (connected components of the 'same face' relation)."""
+def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
+    """Blobs that stand out from the table and look like one lone die: a label image (0 = none) and each label's size.
+
+    A blob is one die when its outline is convex and about square; touching
+    dice, tray walls and table clutter are not (their pips rely on the path test
+    of :func:`link_pips` alone). The size (the longer side of the blob's
+    rotated box, pixels) lets the caller check it against the pips' size.
+    """
+    diff = cv2.absdiff(work, background)
+    dist = cv2.transform(diff, np.full((1, 3), 1.0 / np.sqrt(3)))  # colour change, roughly Euclidean
+    mask = (dist > params.region_colour).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    labels = np.zeros(work.shape[:2], np.int32)
+    sizes = [0.0]
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 30:
+            continue
+        hull = cv2.contourArea(cv2.convexHull(c))
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if hull <= 0 or area < params.region_solidity * hull or max(rw, rh) > params.region_aspect * max(min(rw, rh), 1.0):
+            continue
+        sizes.append(float(max(rw, rh)))
+        cv2.drawContours(labels, [c], -1, len(sizes) - 1, -1)
+    return labels, np.array(sizes)
+
+
+def link_pips(
+    pips: list[Pip],
+    work: np.ndarray,
+    params: Params = DEFAULT,
+    smooth: np.ndarray | None = None,
+    regions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> list[list[Pip]]:
+    """Group pips into dice faces (connected components of the 'same face' relation).
+
+    Pips inside the outline of one lone die (``regions``, see
+    :func:`die_regions`) need not pass the path test (marbled and translucent
+    dice and glare look like edges).
+    """
     n = len(pips)
     parent = list(range(n))
 
@@ -367,6 +390,14 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smoot
         xy = np.array([[p.x, p.y] for p in pips])
         diam = np.array([p.diameter for p in pips])
         pairs: list[tuple[int, int]] = []
+        region = np.zeros(n, np.int32)
+        if regions is not None:
+            lab, sizes = regions
+            xi = np.clip(np.round(xy[:, 0]).astype(int), 0, lab.shape[1] - 1)
+            yi = np.clip(np.round(xy[:, 1]).astype(int), 0, lab.shape[0] - 1)
+            region = lab[yi, xi]
+            region[sizes[region] > params.region_size * diam] = 0
+        lone: list[tuple[int, int]] = []
         for i in range(n):
             d = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
             for j in np.nonzero((d < params.link_factor * 0.5 * (diam + diam[i]) + 2) & (np.arange(n) > i))[0]:
@@ -378,11 +409,16 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smoot
                     continue
                 if not _same_tilt(a, b, params):
                     continue
+                if region[i] and region[i] == region[j]:
+                    lone.append((i, int(j)))
+                    continue
                 pairs.append((i, int(j)))
         edges = _edges_between([(pips[i], pips[j]) for i, j in pairs], smooth, params)
         for (u, v), edge in zip(pairs, edges):
             if not edge:
                 parent[find(u)] = find(v)
+        for u, v in lone:
+            parent[find(u)] = find(v)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
