@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -76,6 +76,8 @@ class Params:
     min_face_contrast: float = 10.0  # colour distance between die face and table background
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
     pip_colour: float = 80.0  # pips of one die have about the same colour
+    learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
+    min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)
@@ -101,20 +103,28 @@ class Pip:
         return float(2.0 * np.sqrt(self.area / np.pi))
 
 
+def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image at the reader's working scale, and that scale (working pixels per image pixel)."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected a BGR image of shape (h, w, 3), got {image.shape}")
+    h, w = image.shape[:2]
+    scale = min(MAX_UPSCALE, WORK_SIZE / max(h, w))
+    if scale == 1.0:
+        return image, scale
+    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR), scale
+
+
 def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
     """Read every die in a BGR image; centres and boxes are in the image's pixels.
 
     >>> read_dice(np.zeros((100, 100, 3), np.uint8))
     []
     """
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError(f"expected a BGR image of shape (h, w, 3), got {image.shape}")
-    h, w = image.shape[:2]
-    scale = min(MAX_UPSCALE, WORK_SIZE / max(h, w))
-    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    faces = plausible_faces(candidate_faces(work, params), params)
+    work, scale = working_copy(image)
+    faces = candidate_faces(work, params)
+    chosen = learned_faces(work, faces, params) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
     out: list[DieReading] = []
-    for f in suppress_side_faces(faces, params):
+    for f in chosen:
         x0, y0, x1, y1 = f.box
         out.append(
             DieReading(
@@ -658,6 +668,46 @@ def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
         if (f.pips == 1 and f.diameter >= params.min_relative_diameter * diam and f.peak >= params.min_relative_peak * peak)
         or (f.pips > 1 and f.diameter >= params.min_relative_diameter_pattern * diam and f.peak >= params.min_relative_peak_pattern * peak)
     ]
+
+
+def die_size(faces: list[Face]) -> float:
+    """The size of a die in this picture: the median size of its clear faces (several pips in a good pattern).
+
+    Dice on one table are one size and a table camera sees them at about one
+    scale; one figure per picture steadies the crops of :func:`learned_faces`.
+    """
+    clear = [f.size for f in faces if f.pips >= 2 and f.confidence >= 0.9]
+    return float(np.median(clear if clear else [f.size for f in faces])) if faces else 0.0
+
+
+def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT) -> list[Face]:
+    """One face per die, read by the classifier of :mod:`vision.dice_model` from a crop round each candidate.
+
+    A candidate is kept when the classifier says it is a die (probability of
+    "no die" below ``1 - min_die``); of kept candidates closer than a die apart the
+    surest wins. Its value is the classifier's most likely value and its
+    confidence that value's probability (below ``CONFIDENCE_THRESHOLD``: unsure).
+    """
+    from .dice_model import classify
+
+    if not faces:
+        return []
+    rows = np.array([[f.x, f.y, die_size(faces)] for f in faces], np.float32)
+    probs = classify(work, rows)
+    cands = []
+    for f, p in zip(faces, probs):
+        die = 1.0 - float(p[0])
+        if die < params.min_die:
+            continue
+        v = int(np.argmax(p[1:])) + 1
+        conf = float(p[v]) / die
+        cands.append((die * conf, replace(f, value=v, confidence=conf)))
+    cands.sort(key=lambda t: -t[0])
+    kept: list[Face] = []
+    for _, f in cands:
+        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * max(k.size, f.size) for k in kept):
+            kept.append(f)
+    return kept
 
 
 def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
