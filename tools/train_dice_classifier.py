@@ -107,11 +107,11 @@ def loss_and_grads(model: dict[str, np.ndarray], xb: np.ndarray, yb: np.ndarray,
         grads[k + "b"] = gact.sum(axis=0)
         if li == 0:
             break
-        gcols = (gact @ model[k + "w"].T).reshape(nb, h, w, -1, 3, 3)
-        gxp = np.zeros((nb, h + 2, w + 2, gcols.shape[3]), np.float32)
+        gcols = (gact @ model[k + "w"].T).reshape(nb, h, w, 3, 3, -1)  # im2col order: row, column, channel
+        gxp = np.zeros((nb, h + 2, w + 2, gcols.shape[5]), gcols.dtype)
         for di in range(3):
             for dj in range(3):
-                gxp[:, di : di + h, dj : dj + w, :] += gcols[:, :, :, :, di, dj]
+                gxp[:, di : di + h, dj : dj + w, :] += gcols[:, :, :, di, dj, :]
         gx = gxp[:, 1:-1, 1:-1, :]
     return loss, grads
 

@@ -77,6 +77,7 @@ class Params:
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
     pip_colour: float = 80.0  # pips of one die have about the same colour
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
+    turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4)
     min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
@@ -693,7 +694,7 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
     if not faces:
         return []
     rows = np.array([[f.x, f.y, die_size(faces)] for f in faces], np.float32)
-    probs = classify(work, rows)
+    probs = classify(work, rows, turns=params.turns)
     cands = []
     for f, p in zip(faces, probs):
         die = 1.0 - float(p[0])
