@@ -137,6 +137,8 @@ def run_set(folder: Path, split: bool, only: str | None = None) -> dict[str, Tal
         t = Tally()
         for name in names:
             image = cv2.imread(str(folder / "images" / name))
+            if image is None:
+                raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
             t0 = time.perf_counter()
             readings = read_dice(image)
             t.seconds += time.perf_counter() - t0

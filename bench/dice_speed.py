@@ -46,12 +46,15 @@ def to_frame(img: np.ndarray) -> np.ndarray:
 
 
 def real_frames(data_dir: Path, count: int, limit: int = 5) -> list[np.ndarray]:
-    frames = []
+    frames: list[np.ndarray] = []
     for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
         labels = json.loads((folder / "labels.json").read_text())
         for name in sorted(labels):
             if len(labels[name]) == count and len(frames) < limit * 2:
-                frames.append(to_frame(cv2.imread(str(folder / "images" / name))))
+                image = cv2.imread(str(folder / "images" / name))
+                if image is None:
+                    raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+                frames.append(to_frame(image))
     return frames
 
 

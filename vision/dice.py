@@ -78,7 +78,9 @@ class Params:
     pip_colour: float = 80.0  # pips of one die have about the same colour
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
     turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4)
-    min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs
+    min_die: float = 0.5
+    clear_roundness: float = 0.85  # a face whose pips are this round ...
+    second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much  # the classifier's probability of "a die" a candidate needs
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)
@@ -354,9 +356,8 @@ def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAU
     rotated box, pixels) lets the caller check it against the pips' size.
     """
     diff = cv2.absdiff(work, background)
-    dist = cv2.transform(diff, np.full((1, 3), 1.0 / np.sqrt(3)))  # colour change, roughly Euclidean
-    mask = (dist > params.region_colour).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    dist = cv2.transform(diff, np.full((1, 3), 1.0 / np.sqrt(3)))  # mean colour change times sqrt 3 (about the Euclidean distance)
+    mask = cv2.morphologyEx((dist > params.region_colour).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     labels = np.zeros(work.shape[:2], np.int32)
     sizes = [0.0]
@@ -676,9 +677,10 @@ def die_size(faces: list[Face]) -> float:
 
     Dice on one table are one size and a table camera sees them at about one
     scale; one figure per picture steadies the crops of :func:`learned_faces`.
+    0.0 when the picture has no clear face (then each candidate's own size is used).
     """
     clear = [f.size for f in faces if f.pips >= 2 and f.confidence >= 0.9]
-    return float(np.median(clear if clear else [f.size for f in faces])) if faces else 0.0
+    return float(np.median(clear)) if clear else 0.0
 
 
 def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT) -> list[Face]:
@@ -693,7 +695,8 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
 
     if not faces:
         return []
-    rows = np.array([[f.x, f.y, die_size(faces)] for f in faces], np.float32)
+    size = die_size(faces)
+    rows = np.array([[f.x, f.y, size or f.size] for f in faces], np.float32)
     probs = classify(work, rows, turns=params.turns)
     cands = []
     for f, p in zip(faces, probs):
@@ -702,6 +705,9 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
             continue
         v = int(np.argmax(p[1:])) + 1
         conf = float(p[v]) / die
+        if f.value is not None and f.value != v and f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= params.clear_roundness and p[f.value] / die >= params.second_opinion:
+            # a clear face (several round pips in a good pattern) the network thinks possible: its own count stands
+            v, conf = f.value, max(float(p[f.value]) / die, CONFIDENCE_THRESHOLD)
         cands.append((die * conf, replace(f, value=v, confidence=conf)))
     cands.sort(key=lambda t: -t[0])
     kept: list[Face] = []

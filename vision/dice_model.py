@@ -48,7 +48,7 @@ def crop_features(work: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     only the pattern).
     """
     n = len(boxes)
-    out = np.empty((n, 3, CROP, CROP), np.float32)
+    crops = np.empty((n, CROP, CROP, 3), np.uint8)
     half = CROP / 2.0
     for i in range(n):
         x, y, side, ang = (float(v) for v in boxes[i, :4])
@@ -59,11 +59,11 @@ def crop_features(work: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         if boxes.shape[1] > 4 and boxes[i, 4] > 0.5:
             m[0] = -m[0]
             m[0, 2] += CROP
-        c = cv2.warpAffine(work, m, (CROP, CROP), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        o = cv2.transform(c.astype(np.float32), _OPP)
-        o -= o.reshape(-1, 3).mean(axis=0)
-        o /= float(o[:, :, 0].std()) + 8.0
-        out[i] = o.transpose(2, 0, 1)
+        crops[i] = cv2.warpAffine(work, m, (CROP, CROP), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    o = np.asarray(cv2.transform(crops.reshape(n * CROP, CROP, 3).astype(np.float32), _OPP), np.float32).reshape(n, CROP * CROP, 3)
+    o = o - o.mean(axis=1, keepdims=True)
+    o = o / (o[:, :, 0].std(axis=1)[:, None, None] + 8.0)
+    out = o.transpose(0, 2, 1).astype(np.float32)
     return out.reshape(n, -1)
 
 
