@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from math import sqrt
+from statistics import median
 from dataclasses import dataclass, replace
 
 import cv2
@@ -152,7 +154,7 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
     todo = link_pips(pips, work, params, smooth, regions)
     while todo:
         group = todo.pop()
-        diam = float(np.median([p.diameter for p in group]))
+        diam = float(median([p.diameter for p in group]))
         face, rest = best_face(group, diam, params)
         f = face_of(face, work, background, params, smooth)
         if f is not None:
@@ -592,11 +594,11 @@ class Face:
 def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None) -> Face | None:
     """The face a pip group forms, or None if it is no die."""
     pts = np.array([[p.x, p.y] for p in group])
-    diam = float(np.median([p.diameter for p in group]))
+    diam = float(median([p.diameter for p in group]))  # (statistics: small lists, no numpy overhead)
     cx, cy = pts.mean(axis=0)
     n = len(group)
     spread = float(np.max(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy))) if n > 1 else 0.0
-    major = float(np.median([p.diameter / np.sqrt(max(p.roundness, 0.2)) for p in group]))
+    major = float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in group]))
     size = max(5.0 * major, spread / 0.36) if n > 1 else 6.0 * major
     half = 0.5 * size
     h, w = work.shape[:2]
@@ -604,12 +606,12 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    clutter, face = _face_ring(group, work if smooth is None else smooth)
+    clutter, face = _face_ring(group, work if smooth is None else smooth, params.learned)
     # the table under the die, from the background model (the die itself is removed from it)
     table = background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
     contrast = float(np.linalg.norm(face - table))
     roundness = float(np.mean([p.roundness for p in group]))
-    peak = float(np.median([p.strength for p in group]))
+    peak = float(median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
     if n > 6:
         return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
@@ -622,13 +624,14 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
 _RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
 
 
-def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]:
+def _face_ring(group: list[Pip], smooth: np.ndarray, colour_only: bool = False) -> tuple[float, np.ndarray]:
     """Clutter round the pips and the colour of the face there.
 
     The clutter is how uneven the face is on a ring just outside each pip,
     relative to the pip's contrast: a die face round a pip is plain; table
     clutter (print, wood grain, cables, reflections) that happens to hold a round
-    blob is not.
+    blob is not. With ``colour_only`` (the learned reader judges clutter itself)
+    the clutter is not measured and given as 0.
     """
     h, w = smooth.shape[:2]
     p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
@@ -636,6 +639,8 @@ def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]
     xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
     ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
+    if colour_only:
+        return 0.0, np.median(ring.reshape(-1, 3), axis=0)
     ref = np.median(ring, axis=1)  # (pips, 3)
     spread = np.median(np.linalg.norm(ring - ref[:, None, :], axis=2), axis=1)
     cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
