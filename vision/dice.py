@@ -1,8 +1,9 @@
 """Read dice pips in a still image (pure: array in, readings out).
 
-The reader is classical and works on pips, not on die outlines, so that it does
-not care about the colour of the dice, the polarity of the pips (dark on light
-or light on dark), touching dice or a cluttered background:
+The reader finds dice by their pips, not by die outlines, so that it does not
+care about the colour of the dice, the polarity of the pips (dark on light or
+light on dark), touching dice or a cluttered background; a small shipped
+network then checks and reads each candidate:
 
 1. **Scale.** The frame is reduced so its longer side is at most
    ``WORK_SIZE`` pixels (speed; the pips of a die on a table camera stay a few
@@ -13,16 +14,24 @@ or light on dark), touching dice or a cluttered background:
    straight edges of dice, trays and table clutter.
 3. **Pips.** The evidence is thresholded; components that are small, round and
    solid are pips (ridges are long and thin; glare streaks fail the roundness).
-4. **Dice.** Pips are linked into dice when they have similar sizes, lie
+4. **Faces.** Pips are linked into faces when they have similar sizes, lie
    within a few pip diameters of each other, and the straight path between them
    crosses no edge (a die edge between two pips, e.g. between touching dice or
-   between the top and a side face, is a ridge of the evidence). A group of 1 to
-   6 pips must also sit on a die face: the colour round the pips differs from
-   the local background of the table.
-5. **Value and confidence.** The number of pips is the value when the pips form
-   a die face pattern (spacing and symmetry checked per count); the confidence
-   says how well. Below ``CONFIDENCE_THRESHOLD`` the die is reported with value
-   None (unsure), never guessed.
+   between the top and a side face, is a ridge of the evidence); inside the
+   outline of a lone die (:func:`die_regions`) the path test is skipped. A group
+   that is no face keeps the largest subset of alike pips that fits a die face
+   pattern (:func:`best_face`); the rest are grouped again. Each face (1 to 6
+   pips on something that differs from the table) is a *candidate*.
+5. **Value and confidence** (``Params.learned``, the default). A small network
+   (:mod:`vision.dice_model`) reads a crop round each candidate: "no die" or
+   the value 1..6. Candidates it takes for no die are dropped; of candidates of
+   one die the surest is kept, its value the network's (a clear face of round
+   pips keeps its own count if the network finds it possible).
+   With ``learned=False`` the classical rules decide instead: faces on clutter
+   or much smaller than the clear faces are dropped, the roundest face of a die
+   is its top and the number of pips its value, the confidence how well they
+   form the pattern. Either way, below ``CONFIDENCE_THRESHOLD`` the die is
+   reported with value None (unsure), never guessed.
 """
 
 from __future__ import annotations
