@@ -701,8 +701,9 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
     """One face per die, read by the classifier of :mod:`vision.dice_model` from a crop round each candidate.
 
     A candidate is kept when the classifier says it is a die (probability of
-    "no die" below ``1 - min_die``); of kept candidates closer than a die apart the
-    surest wins. Its value is the classifier's most likely value and its
+    "no die" below ``1 - min_die``); of kept candidates closer than ``same_die``
+    die sizes (the picture's, :func:`die_size`, or the candidates' own if bigger)
+    the surest wins. Its value is the classifier's most likely value and its
     confidence that value's probability (below ``CONFIDENCE_THRESHOLD``: unsure).
     """
     from .dice_model import classify
@@ -726,7 +727,7 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
     cands.sort(key=lambda t: -t[0])
     kept: list[Face] = []
     for _, f in cands:
-        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * max(k.size, f.size) for k in kept):
+        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * max(k.size, f.size, size) for k in kept):
             kept.append(f)
     return kept
 
