@@ -6,20 +6,25 @@ Always measures synthetic frames (``vision.synth``: dice 60 px wide on a green
 table). With ``DATA_DIR`` (the labelled photo sets, see bench/dice_accuracy.py)
 it also measures real photos with 1, 5 and 10 labelled dice, scaled to 720 px
 high and centred on a 1280x720 canvas. Prints median and p95 milliseconds of
-``read_dice`` per frame; OpenCV is limited to one thread.
+``read_dice`` per frame; OpenCV and numpy's BLAS are limited to one thread.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import statistics
-import sys
-import time
-from pathlib import Path
+import os
 
-import cv2
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: numpy's matrix products too (before numpy loads)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -41,12 +46,15 @@ def to_frame(img: np.ndarray) -> np.ndarray:
 
 
 def real_frames(data_dir: Path, count: int, limit: int = 5) -> list[np.ndarray]:
-    frames = []
+    frames: list[np.ndarray] = []
     for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
         labels = json.loads((folder / "labels.json").read_text())
         for name in sorted(labels):
             if len(labels[name]) == count and len(frames) < limit * 2:
-                frames.append(to_frame(cv2.imread(str(folder / "images" / name))))
+                image = cv2.imread(str(folder / "images" / name))
+                if image is None:
+                    raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+                frames.append(to_frame(image))
     return frames
 
 

@@ -1,8 +1,9 @@
 """Read dice pips in a still image (pure: array in, readings out).
 
-The reader is classical and works on pips, not on die outlines, so that it does
-not care about the colour of the dice, the polarity of the pips (dark on light
-or light on dark), touching dice or a cluttered background:
+The reader finds dice by their pips, not by die outlines, so that it does not
+care about the colour of the dice, the polarity of the pips (dark on light or
+light on dark), touching dice or a cluttered background; a small shipped
+network then checks and reads each candidate:
 
 1. **Scale.** The frame is reduced so its longer side is at most
    ``WORK_SIZE`` pixels (speed; the pips of a die on a table camera stay a few
@@ -13,22 +14,33 @@ or light on dark), touching dice or a cluttered background:
    straight edges of dice, trays and table clutter.
 3. **Pips.** The evidence is thresholded; components that are small, round and
    solid are pips (ridges are long and thin; glare streaks fail the roundness).
-4. **Dice.** Pips are linked into dice when they have similar sizes, lie
+4. **Faces.** Pips are linked into faces when they have similar sizes, lie
    within a few pip diameters of each other, and the straight path between them
    crosses no edge (a die edge between two pips, e.g. between touching dice or
-   between the top and a side face, is a ridge of the evidence). A group of 1 to
-   6 pips must also sit on a die face: the colour round the pips differs from
-   the local background of the table.
-5. **Value and confidence.** The number of pips is the value when the pips form
-   a die face pattern (spacing and symmetry checked per count); the confidence
-   says how well. Below ``CONFIDENCE_THRESHOLD`` the die is reported with value
-   None (unsure), never guessed.
+   between the top and a side face, is a ridge of the evidence); inside the
+   outline of a lone die (:func:`die_regions`) the path test is skipped. A group
+   that is no face keeps the largest subset of alike pips that fits a die face
+   pattern (:func:`best_face`); the rest are grouped again. Each face (1 to 6
+   pips on something that differs from the table) is a *candidate*.
+5. **Value and confidence** (``Params.learned``, the default). A small network
+   (:mod:`vision.dice_model`) reads a crop round each candidate: "no die" or
+   the value 1..6. Candidates it takes for no die are dropped; of candidates of
+   one die the surest is kept, its value the network's (a clear face of round
+   pips keeps its own count if the network finds it possible).
+   With ``learned=False`` the classical rules decide instead: faces on clutter
+   or much smaller than the clear faces are dropped, the roundest face of a die
+   is its top and the number of pips its value, the confidence how well they
+   form the pattern. Either way, below ``CONFIDENCE_THRESHOLD`` the die is
+   reported with value None (unsure), never guessed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from itertools import combinations
+from math import sqrt
+from statistics import median
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -75,6 +87,15 @@ class Params:
     min_face_contrast: float = 10.0  # colour distance between die face and table background
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
     pip_colour: float = 80.0  # pips of one die have about the same colour
+    learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
+    turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4)
+    min_die: float = 0.5
+    clear_roundness: float = 0.85  # a face whose pips are this round ...
+    second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much  # the classifier's probability of "a die" a candidate needs
+    region_colour: float = 30.0  # colour distance from the table model that marks a die's body
+    region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
+    region_aspect: float = 1.5  # ... and about square (a die and its side faces)
+    region_size: float = 12.0  # ... and at most this many pip diameters across
 
 
 DEFAULT = Params()
@@ -96,20 +117,28 @@ class Pip:
         return float(2.0 * np.sqrt(self.area / np.pi))
 
 
+def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image at the reader's working scale, and that scale (working pixels per image pixel)."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected a BGR image of shape (h, w, 3), got {image.shape}")
+    h, w = image.shape[:2]
+    scale = min(MAX_UPSCALE, WORK_SIZE / max(h, w))
+    if scale == 1.0:
+        return image, scale
+    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR), scale
+
+
 def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
     """Read every die in a BGR image; centres and boxes are in the image's pixels.
 
     >>> read_dice(np.zeros((100, 100, 3), np.uint8))
     []
     """
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError(f"expected a BGR image of shape (h, w, 3), got {image.shape}")
-    h, w = image.shape[:2]
-    scale = min(MAX_UPSCALE, WORK_SIZE / max(h, w))
-    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    faces = plausible_faces(candidate_faces(work, params), params)
+    work, scale = working_copy(image)
+    faces = candidate_faces(work, params)
+    chosen = learned_faces(work, faces, params) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
     out: list[DieReading] = []
-    for f in suppress_side_faces(faces, params):
+    for f in chosen:
         x0, y0, x1, y1 = f.box
         out.append(
             DieReading(
@@ -130,16 +159,17 @@ def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
     background = table_background(work)
     faces: list[Face] = []
     smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
-    todo = link_pips(pips, work, params, smooth)
+    regions = die_regions(work, background, params) if params.region_colour > 0 else None
+    todo = link_pips(pips, work, params, smooth, regions)
     while todo:
         group = todo.pop()
-        diam = float(np.median([p.diameter for p in group]))
-        face, rest = best_face(group, diam)
+        diam = float(median([p.diameter for p in group]))
+        face, rest = best_face(group, diam, params)
         f = face_of(face, work, background, params, smooth)
         if f is not None:
             faces.append(f)
         if rest:
-            todo.extend(link_pips(rest, work, params, smooth))
+            todo.extend(link_pips(rest, work, params, smooth, regions))
     return faces
 
 
@@ -328,8 +358,46 @@ def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
     return True
 
 
-def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smooth: np.ndarray | None = None) -> list[list[Pip]]:
-    """Group pips into dice faces (connected components of the 'same face' relation)."""
+def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
+    """Blobs that stand out from the table and look like one lone die: a label image (0 = none) and each label's size.
+
+    A blob is one die when its outline is convex and about square; touching
+    dice, tray walls and table clutter are not (their pips rely on the path test
+    of :func:`link_pips` alone). The size (the longer side of the blob's
+    rotated box, pixels) lets the caller check it against the pips' size.
+    """
+    diff = cv2.absdiff(work, background)
+    dist = cv2.transform(diff, np.full((1, 3), 1.0 / np.sqrt(3)))  # mean colour change times sqrt 3 (about the Euclidean distance)
+    mask = cv2.morphologyEx((dist > params.region_colour).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    labels = np.zeros(work.shape[:2], np.int32)
+    sizes = [0.0]
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 30:
+            continue
+        hull = cv2.contourArea(cv2.convexHull(c))
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if hull <= 0 or area < params.region_solidity * hull or max(rw, rh) > params.region_aspect * max(min(rw, rh), 1.0):
+            continue
+        sizes.append(float(max(rw, rh)))
+        cv2.drawContours(labels, [c], -1, len(sizes) - 1, -1)
+    return labels, np.array(sizes)
+
+
+def link_pips(
+    pips: list[Pip],
+    work: np.ndarray,
+    params: Params = DEFAULT,
+    smooth: np.ndarray | None = None,
+    regions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> list[list[Pip]]:
+    """Group pips into dice faces (connected components of the 'same face' relation).
+
+    Pips inside the outline of one lone die (``regions``, see
+    :func:`die_regions`) need not pass the path test (marbled and translucent
+    dice and glare look like edges).
+    """
     n = len(pips)
     parent = list(range(n))
 
@@ -345,6 +413,14 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smoot
         xy = np.array([[p.x, p.y] for p in pips])
         diam = np.array([p.diameter for p in pips])
         pairs: list[tuple[int, int]] = []
+        region = np.zeros(n, np.int32)
+        if regions is not None:
+            lab, sizes = regions
+            xi = np.clip(np.round(xy[:, 0]).astype(int), 0, lab.shape[1] - 1)
+            yi = np.clip(np.round(xy[:, 1]).astype(int), 0, lab.shape[0] - 1)
+            region = lab[yi, xi]
+            region[sizes[region] > params.region_size * diam] = 0
+        lone: list[tuple[int, int]] = []
         for i in range(n):
             d = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
             for j in np.nonzero((d < params.link_factor * 0.5 * (diam + diam[i]) + 2) & (np.arange(n) > i))[0]:
@@ -356,11 +432,16 @@ def link_pips(pips: list[Pip], work: np.ndarray, params: Params = DEFAULT, smoot
                     continue
                 if not _same_tilt(a, b, params):
                     continue
+                if region[i] and region[i] == region[j]:
+                    lone.append((i, int(j)))
+                    continue
                 pairs.append((i, int(j)))
         edges = _edges_between([(pips[i], pips[j]) for i, j in pairs], smooth, params)
         for (u, v), edge in zip(pairs, edges):
             if not edge:
                 parent[find(u)] = find(v)
+        for u, v in lone:
+            parent[find(u)] = find(v)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(pips[i])
@@ -451,28 +532,54 @@ def _pattern_score(pts: np.ndarray, diam: float) -> float:
     return float(np.clip(1.0 - err / 0.5, 0.0, 1.0)) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
 
 
-def best_face(group: list[Pip], diam: float) -> tuple[list[Pip], list[Pip]]:
+FIT_ERROR = 0.35
+"""A pip set fits a face pattern when :func:`pattern_error` is below this."""
+
+MAX_SEARCH = 10
+"""Groups up to this many pips are searched exhaustively for their best face."""
+
+
+def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tuple[list[Pip], list[Pip]]:
     """Split a group that is no face (too many pips, or a bad pattern) into a face and the rest.
 
-    Pips are dropped one at a time (the one whose removal fits best; ties: the
-    least round), so a top face keeps its pips and the side-face pips linked to
-    it across a faint edge fall away.
+    The face is the largest subset of the group that fits a die face pattern
+    and whose pips look alike (similar roundness and size: one face is seen at
+    one angle; the pips of a side face linked to the top face are flatter and
+    smaller). Among subsets of that size the best fit wins, ties going to the
+    roundest pips (the top face is seen most squarely). Groups bigger than
+    ``MAX_SEARCH`` first shed their least round pips.
     """
-    rest: list[Pip] = []
+    params = DEFAULT if params is None else params
     g = list(group)
-    while len(g) > 1:
-        pts = np.array([[p.x, p.y] for p in g])
-        if len(g) <= 6 and pattern_error(pts, diam) < 0.35:
-            break
-        best_i, best_key = 0, (np.inf, np.inf)
-        for i in range(len(g)):
-            sub = np.delete(pts, i, axis=0)
-            err = pattern_error(sub, diam) if len(sub) <= 6 else 1.0
-            key = (round(err, 2), g[i].roundness)
-            if key < best_key:
-                best_i, best_key = i, key
-        rest.append(g.pop(best_i))
-    return g, rest
+    pts_all = np.array([[p.x, p.y] for p in g])
+    if len(g) <= 6 and pattern_error(pts_all, diam) < FIT_ERROR:
+        return g, []
+    rest: list[Pip] = []
+    if len(g) > MAX_SEARCH:
+        g.sort(key=lambda p: -p.roundness)
+        rest, g = g[MAX_SEARCH:], g[:MAX_SEARCH]
+    pts = np.array([[p.x, p.y] for p in g])
+    rnd = np.array([p.roundness for p in g])
+    dia = np.array([p.diameter for p in g])
+    for k in range(min(6, len(g)), 1, -1):
+        best: tuple[float, tuple[int, ...]] | None = None
+        for sub in combinations(range(len(g)), k):
+            idx = list(sub)
+            r, d = rnd[idx], dia[idx]
+            if r.max() - r.min() > params.tilt_roundness or d.max() > 1.6 * d.min():
+                continue
+            err = pattern_error(pts[idx], diam)
+            if err >= FIT_ERROR:
+                continue
+            key = err - 0.5 * float(r.mean())
+            if best is None or key < best[0]:
+                best = (key, sub)
+        if best is not None:
+            chosen = set(best[1])
+            return [g[i] for i in best[1]], rest + [g[i] for i in range(len(g)) if i not in chosen]
+    # no pattern of two or more: the roundest pip alone
+    i = int(np.argmax(rnd))
+    return [g[i]], rest + g[:i] + g[i + 1 :]
 
 
 @dataclass(frozen=True)
@@ -496,11 +603,11 @@ class Face:
 def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None) -> Face | None:
     """The face a pip group forms, or None if it is no die."""
     pts = np.array([[p.x, p.y] for p in group])
-    diam = float(np.median([p.diameter for p in group]))
+    diam = float(median([p.diameter for p in group]))  # (statistics: small lists, no numpy overhead)
     cx, cy = pts.mean(axis=0)
     n = len(group)
     spread = float(np.max(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy))) if n > 1 else 0.0
-    major = float(np.median([p.diameter / np.sqrt(max(p.roundness, 0.2)) for p in group]))
+    major = float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in group]))
     size = max(5.0 * major, spread / 0.36) if n > 1 else 6.0 * major
     half = 0.5 * size
     h, w = work.shape[:2]
@@ -508,12 +615,12 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    clutter, face = _face_ring(group, work if smooth is None else smooth)
+    clutter, face = _face_ring(group, work if smooth is None else smooth, params.learned)
     # the table under the die, from the background model (the die itself is removed from it)
     table = background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
     contrast = float(np.linalg.norm(face - table))
     roundness = float(np.mean([p.roundness for p in group]))
-    peak = float(np.median([p.strength for p in group]))
+    peak = float(median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
     if n > 6:
         return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
@@ -526,13 +633,14 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
 _RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
 
 
-def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]:
+def _face_ring(group: list[Pip], smooth: np.ndarray, colour_only: bool = False) -> tuple[float, np.ndarray]:
     """Clutter round the pips and the colour of the face there.
 
     The clutter is how uneven the face is on a ring just outside each pip,
     relative to the pip's contrast: a die face round a pip is plain; table
     clutter (print, wood grain, cables, reflections) that happens to hold a round
-    blob is not.
+    blob is not. With ``colour_only`` (the learned reader judges clutter itself)
+    the clutter is not measured and given as 0.
     """
     h, w = smooth.shape[:2]
     p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
@@ -540,6 +648,8 @@ def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]
     xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
     ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
+    if colour_only:
+        return 0.0, np.median(ring.reshape(-1, 3), axis=0)
     ref = np.median(ring, axis=1)  # (pips, 3)
     spread = np.median(np.linalg.norm(ring - ref[:, None, :], axis=2), axis=1)
     cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
@@ -574,6 +684,52 @@ def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
         if (f.pips == 1 and f.diameter >= params.min_relative_diameter * diam and f.peak >= params.min_relative_peak * peak)
         or (f.pips > 1 and f.diameter >= params.min_relative_diameter_pattern * diam and f.peak >= params.min_relative_peak_pattern * peak)
     ]
+
+
+def die_size(faces: list[Face]) -> float:
+    """The size of a die in this picture: the median size of its clear faces (several pips in a good pattern).
+
+    Dice on one table are one size and a table camera sees them at about one
+    scale; one figure per picture steadies the crops of :func:`learned_faces`.
+    0.0 when the picture has no clear face (then each candidate's own size is used).
+    """
+    clear = [f.size for f in faces if f.pips >= 2 and f.confidence >= 0.9]
+    return float(np.median(clear)) if clear else 0.0
+
+
+def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT) -> list[Face]:
+    """One face per die, read by the classifier of :mod:`vision.dice_model` from a crop round each candidate.
+
+    A candidate is kept when the classifier says it is a die (probability of
+    "no die" below ``1 - min_die``); of kept candidates closer than ``same_die``
+    die sizes (the picture's, :func:`die_size`, or the candidates' own if bigger)
+    the surest wins. Its value is the classifier's most likely value and its
+    confidence that value's probability (below ``CONFIDENCE_THRESHOLD``: unsure).
+    """
+    from .dice_model import classify
+
+    if not faces:
+        return []
+    size = die_size(faces)
+    rows = np.array([[f.x, f.y, size or f.size] for f in faces], np.float32)
+    probs = classify(work, rows, turns=params.turns)
+    cands = []
+    for f, p in zip(faces, probs):
+        die = 1.0 - float(p[0])
+        if die < params.min_die:
+            continue
+        v = int(np.argmax(p[1:])) + 1
+        conf = float(p[v]) / die
+        if f.value is not None and f.value != v and f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= params.clear_roundness and p[f.value] / die >= params.second_opinion:
+            # a clear face (several round pips in a good pattern) the network thinks possible: its own count stands
+            v, conf = f.value, max(float(p[f.value]) / die, CONFIDENCE_THRESHOLD)
+        cands.append((die * conf, replace(f, value=v, confidence=conf)))
+    cands.sort(key=lambda t: -t[0])
+    kept: list[Face] = []
+    for _, f in cands:
+        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * max(k.size, f.size, size) for k in kept):
+            kept.append(f)
+    return kept
 
 
 def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
