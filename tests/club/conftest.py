@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.support import wait_until
 
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd")
@@ -24,13 +25,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_until(predicate, timeout=10.0, step=0.01):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
 
 
 class Mosquitto:

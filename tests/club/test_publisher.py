@@ -51,7 +51,10 @@ def test_a_late_subscriber_gets_the_latest_view_retained(broker, closing):
     table.attach("club", pub)
     for dice in ([3], [5], [4]):
         assert table.handle({"type": "roll", "dice": dice}).accepted
-    assert wait_until(lambda: pub.status()["connected"] and not pub.status()["pending"])
+    # the table's feeder hands views over on its own thread: wait for the last one too
+    last = json.loads(table.view.text)
+    assert wait_until(lambda: pub._latest is not None and json.loads(pub._latest[1])["view"] == last
+                      and pub.status()["connected"] and not pub.status()["pending"])
     table.stop()
 
     late = Recorder(broker.port, ["refbox/table-1/#"])

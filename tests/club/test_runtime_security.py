@@ -52,7 +52,7 @@ def test_a_configured_table_publishes_with_a_password_and_leaks_no_secret(auth_b
         assert isinstance(devices.club, ClubPublisher)
         assert table.handle({"type": "roll", "dice": [4]}).accepted
         assert wait_until(lambda: devices.club.status()["connected"] and not devices.club.status()["pending"])
-        assert json.loads(spy.wait_for("refbox/table-1/view"))["view"]["turn_total"] == 4
+        spy.wait_for("refbox/table-1/view", lambda p: json.loads(p)["view"]["turn_total"] == 4)
         spy.wait_for("homeassistant/sensor/table-1_score/config")
         status = devices.club.status()
         table.stop()

@@ -12,7 +12,7 @@ import pytest
 
 from refbox import i18n
 from rules import Session, all_games
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, Served, chromium_missing
+from tests.web.browser import Served
 from web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,27 +77,6 @@ def test_every_field_the_mirror_shows_has_a_label_in_every_language(table):
 
 # --- in a real browser ---------------------------------------------------------------------
 
-
-@pytest.fixture(scope="module")
-def browser():
-    why = chromium_missing()
-    if why:
-        pytest.fail(why)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    yield pg
-    ctx.close()
 
 
 def expect():

@@ -20,19 +20,13 @@ from refbox.config import from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, start_display, start_horn, start_keypad, start_led, start_web
 from refbox.table import Table
+from tests.support import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 FUTSAL = {"game": "futsal", "players": ["Home", "Away"]}
 PIG = {"game": "pig", "players": ["Ann", "Bob"], "options": {"target": 1000}}
 
 
-def wait_until(predicate, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return predicate()
 
 
 @pytest.fixture

@@ -20,18 +20,12 @@ from refbox.config import ConfigError, from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, keypad_layout, start_horn, start_keypad, start_led
 from refbox.table import Table
+from tests.support import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 FUTSAL = {"game": "futsal", "players": ["Home", "Away"]}
 
 
-def wait_until(predicate, timeout=5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return predicate()
 
 
 @pytest.fixture

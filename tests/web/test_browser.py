@@ -7,31 +7,10 @@ import re
 
 import pytest
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, Served, chromium_missing
+from .browser import Served
 
 TIMEOUT = 10_000  # ms
 
-
-@pytest.fixture(scope="module")
-def browser():
-    why = chromium_missing()
-    if why:
-        pytest.fail(why)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    yield pg
-    ctx.close()
 
 
 @pytest.fixture
