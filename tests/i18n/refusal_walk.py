@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 import json
 import random
+import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -42,6 +44,7 @@ def _list_candidates(rng: random.Random, players: int) -> Iterator[Any]:
     for n in range(0, 8):
         for _ in range(3):
             yield [rng.randint(1, 6) for _ in range(n)]
+        yield [rng.randint(1, 7) for _ in range(n)]
         yield [rng.randint(0, 30) for _ in range(n)]
         yield _tiles(rng, n)
     for _ in range(6):
@@ -49,7 +52,6 @@ def _list_candidates(rng: random.Random, players: int) -> Iterator[Any]:
         yield [rng.randint(0, 60) for _ in range(players)]  # pips per player
         yield [_tiles(rng, rng.randint(0, 7)) for _ in range(players)]  # hands per player
         yield [_tiles(rng, rng.randint(0, 7)) for _ in range(players + 1)]
-    yield ["pins_by_cue"]
     yield ["x", "y"]
     yield list(NAMES)
 
@@ -59,16 +61,18 @@ def _validator(spec: Any) -> Callable[[Any], Any]:
 
 
 def _choices(check: Callable[[Any], Any]) -> list[Any]:
-    try:
-        check(_NOT_A_CHOICE)
-    except ValueError as exc:
-        text = str(exc)
-        if text.startswith("expected one of ") and ", got " in text:
-            try:
-                found = ast.literal_eval(text[len("expected one of "):text.rindex(", got ")])
-                return list(found)
-            except (ValueError, SyntaxError):
-                return []
+    """The allowed words of a field, read from its validator's refusal
+    (``expected one of [...]``, ``expected foul codes from [...]``)."""
+    for probe in (_NOT_A_CHOICE, [_NOT_A_CHOICE]):
+        try:
+            check(probe)
+        except ValueError as exc:
+            m = re.search(r"(?:one of|from) (\[.*?\]), got ", str(exc))
+            if m:
+                try:
+                    return list(ast.literal_eval(m.group(1)))
+                except (ValueError, SyntaxError):
+                    pass
     return []
 
 
@@ -83,7 +87,9 @@ class Pools:
             for name, spec in fields.items():
                 check = _validator(spec)
                 good, bad = [], []
-                for value in [*_INTS, *_STRINGS, *_choices(check), *lists, None, {"a": 1}]:
+                words = _choices(check)
+                word_lists = [rng.sample(words, k) for k in range(1, len(words) + 1)] + [words[:1] * 2]
+                for value in [*_INTS, *_STRINGS, *words, *lists, *word_lists, None, {"a": 1}]:
                     try:
                         check(value)
                     except ValueError:
@@ -162,16 +168,18 @@ def _over(game: Game[Any], state: Any) -> bool:
 
 class Collector:
     def __init__(self) -> None:
-        self.messages: dict[str, str] = {}  # message -> game
-        self.accepted = 0
+        self.messages: dict[str, str] = {}  # message -> the first game that wrote it
+        self.refused: Counter[str] = Counter()  # game -> refusals
+        self.accepted: Counter[str] = Counter()  # game -> accepted events
 
     def submit(self, session: Session, event: Any) -> bool:
         try:
             session.check(event)
         except (MalformedEvent, IllegalEvent) as exc:
             self.messages.setdefault(str(exc), session.game.name)
+            self.refused[session.game.name] += 1
             return False
-        self.accepted += 1
+        self.accepted[session.game.name] += 1
         return True
 
 
@@ -248,18 +256,21 @@ def headers(game: Game[Any]) -> list[dict[str, Any]]:
             values = [c for c in o.choices if c != o.default]
         elif isinstance(o.default, bool):
             values = [not o.default]
+        else:
+            values = [v for v in (o.lo, o.hi) if v is not None and v != o.default]
+            values = [type(o.default)(v) for v in values]
         for v in values:
             out.append({**base, "options": {o.name: v}})
     return out
 
 
-def collect(seed: int = 1, steps: int = 200) -> Collector:
+def collect(seed: int = 1, steps: int = 80) -> Collector:
     collector = Collector()
     for game in all_games():
         for i, header in enumerate(headers(game)):
             walk(collector, header, seed + i, steps if i < 2 else steps // 3)
     for path in sorted(GOLDEN.glob("*.jsonl")):
-        golden(collector, path, seed, every=3)
+        golden(collector, path, seed)
     return collector
 
 
@@ -275,4 +286,4 @@ if __name__ == "__main__":  # pragma: no cover - a tool
     bad = sorted((g, m) for m, g in c.messages.items() if not i18n.is_translated_reason(m))
     for g, m in bad:
         print(f"{g}: {m}")
-    print(f"{len(c.messages)} refusals, {c.accepted} accepted, {len(bad)} not covered, {took:.1f} s", file=sys.stderr)
+    print(f"{len(c.messages)} refusals, {sum(c.accepted.values())} accepted, {len(bad)} not covered, {took:.1f} s", file=sys.stderr)
