@@ -523,15 +523,23 @@ def _pattern_regex(msgid: str) -> re.Pattern[str]:
     return re.compile("".join(parts) + r"\Z", re.S)
 
 
+_Table = tuple[tuple[str, re.Pattern[str], str], ...]
+
+
 @lru_cache(maxsize=1)
-def _compiled_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    # longer literal text first: "the game is over, {winner} won" before "the game is over"
+def _compiled_patterns() -> _Table:
+    # longer literal text first: "the game is over, {winner} won" before "the game is over";
+    # a pattern that starts with a placeholder would try every start of a text that cannot
+    # match, so it carries its longest literal piece to look for first
     ordered = sorted(REASON_PATTERNS, key=lambda p: -len(_PLACEHOLDER.sub("", p)))
-    return tuple((p, _pattern_regex(p)) for p in ordered)
+    return tuple((p, _pattern_regex(p), max(_PLACEHOLDER.split(p)[::2], key=len) if p.startswith("{") else "")
+                 for p in ordered)
 
 
-def _match(text: str, table: tuple[tuple[str, re.Pattern[str]], ...]) -> tuple[str, dict[str, str]] | None:
-    for msgid, rx in table:
+def _match(text: str, table: _Table) -> tuple[str, dict[str, str]] | None:
+    for msgid, rx, needle in table:
+        if needle and needle not in text:
+            continue
         m = rx.match(text)
         if m:
             return msgid, m.groupdict()
