@@ -69,6 +69,8 @@ def _dynamic_messages() -> Iterable[tuple[str, str | None, str]]:
         yield name, "end", "refbox/table.py: ambiguous placements (rules/dominoes/layout.py ENDS)"
     for name in i18n.WHAT_NAMES:
         yield name, "what", "rules/sports/match.py: no {what} during {period}"
+    for name in i18n.BALL_NAMES:
+        yield name, "ball", "rules/billiards/snooker.py: the ball on"
     for text in DISPLAY_TEXTS:
         yield text, "display", "firmware_bridge/glyphs.py"
 
