@@ -265,6 +265,24 @@ def led_config(section: LedSection, *, sim: bool) -> Any:
         raise ConfigError(str(exc).replace("led.", "led.settings.", 1) if str(exc).startswith("led.") else f"led.settings: {exc}") from None
 
 
+def keypad_layouts(kc: KeypadConfig) -> dict[str, Mapping[int, Any]]:
+    """The keypad layouts the configuration may wire, by name (BCM pin -> names):
+    one, none for "none", or both built-in ones for "auto" (the runtime picks by game).
+
+    >>> sorted(keypad_layouts(KeypadConfig())), keypad_layouts(KeypadConfig(layout="none"))
+    (['dice', 'timekeeper'], {})
+    """
+    from firmware_bridge.keypad import DICE_PINS, TIMEKEEPER_PINS
+
+    custom = keypad_pins(kc)
+    if custom is not None:
+        return {"custom": custom}
+    built_in: dict[str, Mapping[int, Any]] = {"timekeeper": TIMEKEEPER_PINS, "dice": DICE_PINS}
+    if kc.layout == "auto":
+        return built_in
+    return {kc.layout: built_in[kc.layout]} if kc.layout in built_in else {}
+
+
 def _check_pin_clashes(cfg: Config) -> None:
     """Refuse two devices on one GPIO pin (the keypad's layout, the horn relay, LED digits).
 
@@ -273,18 +291,7 @@ def _check_pin_clashes(cfg: Config) -> None:
     ...
     refbox.config.ConfigError: horn.pin: BCM 17 is already used by the keypad (button start_stop/next_period); the keypad of the "timekeeper" layout uses BCM 5, 6, 13, 17, 19, 20, 21, 22, 26, 27
     """
-    from firmware_bridge.keypad import DICE_PINS, TIMEKEEPER_PINS
-
-    custom = keypad_pins(cfg.keypad)
-    layouts: dict[str, Mapping[int, Any]]
-    if custom is not None:
-        layouts = {"custom": custom}
-    elif cfg.keypad.layout == "none":
-        layouts = {}
-    elif cfg.keypad.layout == "auto":  # the game may change at run time: both layouts
-        layouts = {"timekeeper": TIMEKEEPER_PINS, "dice": DICE_PINS}
-    else:
-        layouts = {cfg.keypad.layout: TIMEKEEPER_PINS if cfg.keypad.layout == "timekeeper" else DICE_PINS}
+    layouts = keypad_layouts(cfg.keypad)
     led = led_config(cfg.led, sim=False)
     others: list[tuple[str, Any]] = []
     if cfg.horn.enabled:

@@ -41,10 +41,10 @@ class Devices:
     #: a button down longer than this is reported as stuck (seconds)
     STUCK_AFTER = 30.0
 
-    def __init__(self) -> None:
+    def __init__(self, table: Table | None = None) -> None:
         self.closers: list[Callable[[], None]] = []
         self.status: dict[str, dict[str, Any]] = {}
-        self.table: Table | None = None  # for the outputs' feeder status
+        self.table = table  # for the outputs' feeder status and the journal's health
         self.keypad: Any = None
         self.presser: KeypadPresser | None = None
         self.sim_display: Any = None
@@ -118,12 +118,6 @@ class Devices:
             detail = f"{self.table.session.applied} events in game {self.table.game_id}"
         return {"ok": not damage, "detail": detail, "damage": damage}
 
-    def _club_health(self) -> dict[str, Any]:
-        st = dict(self.club.status())
-        ok = bool(st.get("ok", st.get("connected", False)))
-        detail = st.get("detail") or st.get("last_error") or ("connected" if ok else "not connected")
-        return {**st, "ok": ok, "detail": str(detail)}
-
     def health(self) -> Health:
         """``{device: {"ok": bool, "detail": str, ...}}`` for every started device. A
         change is logged once: WARNING when a device goes bad, INFO when it recovers."""
@@ -141,9 +135,8 @@ class Devices:
             checks.append(("led", lambda: self._output_health("led", f"{self.led.config.backend}, {self.led.config.digits} digits")))
         if self.table is not None:
             checks.append(("journal", self._journal_health))
-        club = getattr(self, "club", None)
-        if club is not None and callable(getattr(club, "status", None)):
-            checks.append(("club", self._club_health))
+        if self.club is not None:  # ClubPublisher.status() has "ok" and "detail" already
+            checks.append(("club", lambda: dict(self.club.status())))
         report: Health = {}
         for name, check in checks:
             try:
@@ -228,17 +221,12 @@ def _pin_factory(sim: bool) -> Any:
 
 def keypad_layout(cfg: Config, table: Table) -> dict[Any, Any]:
     """BCM pin -> (short, long) names for the configured layout ("auto" follows the game)."""
-    from firmware_bridge.keypad import DICE_PINS, TIMEKEEPER_PINS
+    from .config import keypad_layouts
 
-    from .config import keypad_pins
-
-    custom = keypad_pins(cfg.keypad)
-    if custom is not None:
-        return dict(custom)
-    layout = cfg.keypad.layout
-    if layout == "auto":
-        layout = "timekeeper" if "start_stop" in table.session.game.keypad else "dice"
-    return dict(TIMEKEEPER_PINS if layout == "timekeeper" else DICE_PINS)
+    layouts = keypad_layouts(cfg.keypad)
+    if len(layouts) > 1:  # auto
+        return dict(layouts["timekeeper" if "start_stop" in table.session.game.keypad else "dice"])
+    return dict(next(iter(layouts.values())))
 
 
 def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> None:
@@ -252,7 +240,6 @@ def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> N
     pad = Keypad(pins, presser.on_press, pin_factory=factory, bounce_time=cfg.keypad.bounce_ms / 1000,
                  hold_time=cfg.keypad.hold_ms / 1000)
     presser.keypad = devices.keypad = pad
-    devices.table = table
     devices.presser = presser
     devices.closers.append(pad.close)
     table.tick_hooks.append(pad.poll)  # long presses are reported while still held
@@ -267,7 +254,6 @@ def start_horn(cfg: Config, table: Table, devices: Devices, factory: Any) -> Non
 
     horn = Horn(cfg.horn.pin, pin_factory=factory)
     devices.horn = horn
-    devices.table = table
     devices.closers.append(horn.close)
     table.attach("horn", HornOutput(horn))
     log.info("horn relay on GPIO%d", cfg.horn.pin)
@@ -290,7 +276,6 @@ def start_display(cfg: Config, table: Table, devices: Devices, sim: bool) -> Non
 
     link = DisplayLink(url, baudrate=cfg.display.baudrate)
     devices.display = link
-    devices.table = table
     devices.closers.append(link.close)
     table.attach("serial-display", link)
     log.info("serial display on %s", url)
@@ -319,7 +304,6 @@ def start_led(cfg: Config, table: Table, devices: Devices, factory: Any, sim: bo
     language = cfg.table.language
     board = LedScoreboard(config, backend, translate=lambda text: display_text(text, language))
     devices.led = board
-    devices.table = table
     devices.closers.append(board.close)
     table.attach("led", board)
     log.info("LED scoreboard: %s, %d digits", config.backend, config.digits)
@@ -426,8 +410,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
     table = Table(journal, header)
     log.info("journal %s: game %d (%s), %d events, ready in %.3f s",
              path, table.game_id, table.session.game.name, table.session.applied, time.monotonic() - t0)
-    devices = Devices()
-    devices.table = table
+    devices = Devices(table)
     stop = threading.Event()
     try:
         factory = _pin_factory(sim)

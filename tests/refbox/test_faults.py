@@ -35,7 +35,7 @@ def rig(tmp_path):
 
     def make(header, cfg_data=None):
         table = Table(Journal(tmp_path / f"j{len(made)}.sqlite3"), header, tick=0.02)
-        dev = Devices()
+        dev = Devices(table)
         made.append((table, dev))
         return from_dict(cfg_data or {}), table, dev
 
@@ -184,7 +184,8 @@ def test_health_covers_every_started_device_and_the_club_when_present(rig):
     assert wait_until(lambda: dev.health()["led"]["shown"] >= 1)
 
     class Broker:  # the club publisher's status() (refbox.club), as the runtime sees it
-        state = {"connected": False, "last_error": "broker 10.0.0.2:1883: connection refused"}
+        state = {"ok": False, "detail": "not connected to 10.0.0.2:1883: connection refused; retrying",
+                 "connected": False, "last_error": "broker 10.0.0.2:1883: connection refused"}
 
         def status(self):
             return dict(self.state)
@@ -192,7 +193,7 @@ def test_health_covers_every_started_device_and_the_club_when_present(rig):
     dev.club = Broker()
     club = dev.health()["club"]
     assert club["ok"] is False and "connection refused" in club["detail"]
-    Broker.state = {"connected": True, "last_error": None}
+    Broker.state = {"ok": True, "detail": "connected to 10.0.0.2:1883 as table-1", "connected": True, "last_error": None}
     assert dev.health()["club"]["ok"] is True
 
 

@@ -55,8 +55,7 @@ def test_corrupted_row_bytes_in_the_file_are_reported_cut_and_the_prefix_kept(tm
     kept = table.journal._db.execute("SELECT seq FROM damaged ORDER BY seq").fetchall()
     assert kept == [(4,), (5,)]  # kept aside for inspection, not applied
 
-    health = Devices()
-    health.table = table
+    health = Devices(table)
     report = health.health()["journal"]
     assert not report["ok"] and "from event 4 (CRC mismatch, 2 row(s) not applied)" in report["detail"]
 

@@ -35,7 +35,7 @@ def live(tmp_path):
     def make(cfg_data, header):
         cfg = from_dict(cfg_data)
         table = Table(Journal(tmp_path / f"j{len(tables)}.sqlite3"), header, tick=0.02)
-        dev = Devices()
+        dev = Devices(table)
         tables.append(table)
         devices.append(dev)
         return cfg, table, dev

@@ -60,8 +60,7 @@ def test_no_route_changes_the_table_without_the_pin(table):
 
 
 def test_health_and_views_carry_no_pin(table):
-    dev = Devices()
-    dev.table = table
+    dev = Devices(table)
     assert PIN not in json.dumps(dev.health()) and PIN not in table.view.text
 
 
