@@ -86,6 +86,54 @@ def skin_fraction(frame: np.ndarray) -> float:
     return float(np.count_nonzero(mask)) / mask.size
 
 
+class Stillness:
+    """Motion between consecutive frames and how long the picture has been still: the
+    first half of settling, shared by the dice and the domino settlers.
+
+    ``update`` returns the motion of a frame (1.0 for the first one); the picture is
+    ``settled`` after ``still_frames`` frames without motion spanning ``still_seconds``.
+
+    >>> still = Stillness(still_frames=2, still_seconds=0.0)
+    >>> frame = np.zeros((20, 20, 3), np.uint8)
+    >>> [(still.update(frame, t), still.settled) for t in range(3)]
+    [(1.0, False), (0.0, False), (0.0, True)]
+    """
+
+    def __init__(self, *, still_frames: int = 3, still_seconds: float = 0.2, motion_threshold: float = 0.002,
+                 pixel_threshold: int = 18, work_width: int = 160) -> None:
+        if still_frames < 1:
+            raise ValueError(f"still_frames must be at least 1, got {still_frames}")
+        self.still_frames, self.still_seconds = still_frames, still_seconds
+        self.motion_threshold, self.pixel_threshold, self.work_width = motion_threshold, pixel_threshold, work_width
+        self.frames = 0  # still frames in a row
+        self.moving = True
+        self._since = self._now = 0.0
+        self._prev: np.ndarray | None = None
+
+    def reset(self) -> None:
+        self._prev = None
+        self.frames = 0
+        self.moving = True
+
+    def update(self, frame: np.ndarray, now: float) -> float:
+        small = small_grey(frame, self.work_width)
+        prev, self._prev = self._prev, small
+        motion = 1.0 if prev is None or prev.shape != small.shape else motion_fraction(prev, small, self.pixel_threshold)
+        self.moving = motion > self.motion_threshold
+        if self.moving:
+            self.frames = 0
+        else:
+            if self.frames == 0:
+                self._since = now
+            self.frames += 1
+        self._now = now
+        return motion
+
+    @property
+    def settled(self) -> bool:
+        return not self.moving and self.frames >= self.still_frames and self._now - self._since >= self.still_seconds
+
+
 class Settler:
     """Feed frames; get the dice once per roll when they have come to rest.
 
@@ -119,18 +167,13 @@ class Settler:
             raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
         self.reader = reader
         self.zones = zones
-        self.still_frames = still_frames
-        self.still_seconds = still_seconds
         self.agree = agree
-        self.motion_threshold = motion_threshold
-        self.pixel_threshold = pixel_threshold
         self.hand_fraction = hand_fraction
         self.max_shift = max_shift
-        self.work_width = work_width
         self.min_dice = min_dice
-        self._prev: np.ndarray | None = None
-        self._still = 0
-        self._still_since = 0.0
+        self.stillness = Stillness(still_frames=still_frames, still_seconds=still_seconds,
+                                   motion_threshold=motion_threshold, pixel_threshold=pixel_threshold,
+                                   work_width=work_width)
         self._history: deque[tuple[DieReading, ...]] = deque(maxlen=agree)
         self._armed = True
         self._last: tuple[DieReading, ...] | None = None
@@ -138,33 +181,27 @@ class Settler:
 
     def reset(self) -> None:
         """Forget the past (after a camera reconnect): the next settled dice count as a roll."""
-        self._prev = None
-        self._still = 0
+        self.stillness.reset()
         self._history.clear()
         self._armed = True
         self._last = None
 
     def feed(self, frame: np.ndarray, now: float) -> tuple[DieReading, ...] | None:
         """One frame at time ``now``; the settled dice once per roll, else None."""
-        small = small_grey(frame, self.work_width)
-        motion = 1.0 if self._prev is None or self._prev.shape != small.shape else motion_fraction(self._prev, small, self.pixel_threshold)
-        self._prev = small
-        if motion > self.motion_threshold:
-            self._still = 0
+        still = self.stillness
+        motion = still.update(frame, now)
+        if still.moving:
             self._history.clear()
             self._armed = True
             self.status = SettleStatus(motion, True, False, 0, True, "moving")
             return None
-        if self._still == 0:
-            self._still_since = now
-        self._still += 1
-        if self._still < self.still_frames or now - self._still_since < self.still_seconds:
-            self.status = SettleStatus(motion, False, False, self._still, self._armed, "settling")
+        if not still.settled:
+            self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
             return None
         hand = skin_fraction(frame) > self.hand_fraction
         if hand:
             self._history.clear()
-            self.status = SettleStatus(motion, False, True, self._still, self._armed, "hand in the picture")
+            self.status = SettleStatus(motion, False, True, still.frames, self._armed, "hand in the picture")
             return None
         dice = tuple(self.reader(frame))
         if self.zones is not None:
@@ -172,22 +209,22 @@ class Settler:
         self._history.append(dice)
         if not self._armed:
             if self._last is not None and not self._same(dice, self._last):
-                self.status = SettleStatus(motion, False, False, self._still, False, "dice changed without a throw")
+                self.status = SettleStatus(motion, False, False, still.frames, False, "dice changed without a throw")
             else:
-                self.status = SettleStatus(motion, False, False, self._still, False, "already reported")
+                self.status = SettleStatus(motion, False, False, still.frames, False, "already reported")
             return None
         if any(d.value is None for d in dice):
-            self.status = SettleStatus(motion, False, False, self._still, True, "a die is unsure (cocked?)")
+            self.status = SettleStatus(motion, False, False, still.frames, True, "a die is unsure (cocked?)")
             return None
         if len(dice) < self.min_dice:
-            self.status = SettleStatus(motion, False, False, self._still, True, "no dice")
+            self.status = SettleStatus(motion, False, False, still.frames, True, "no dice")
             return None
         if len(self._history) < self.agree or not all(self._same(dice, h) for h in self._history):
-            self.status = SettleStatus(motion, False, False, self._still, True, "waiting for agreement")
+            self.status = SettleStatus(motion, False, False, still.frames, True, "waiting for agreement")
             return None
         self._armed = False
         self._last = dice
-        self.status = SettleStatus(motion, False, False, self._still, False, "settled")
+        self.status = SettleStatus(motion, False, False, still.frames, False, "settled")
         return dice
 
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:

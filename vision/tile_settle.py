@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .settle import motion_fraction, small_grey
+from .settle import Stillness
 from .types import TileReading
 
 TileReader = Callable[[np.ndarray], Sequence[TileReading]]
@@ -56,11 +56,10 @@ class TileSettler:
         if still_frames < 1 or agree < 1:
             raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
         self.reader = reader
-        self.still_frames, self.still_seconds, self.agree = still_frames, still_seconds, agree
-        self.motion_threshold, self.pixel_threshold, self.work_width = motion_threshold, pixel_threshold, work_width
-        self._prev: np.ndarray | None = None
-        self._still = 0
-        self._still_since = 0.0
+        self.agree = agree
+        self.stillness = Stillness(still_frames=still_frames, still_seconds=still_seconds,
+                                   motion_threshold=motion_threshold, pixel_threshold=pixel_threshold,
+                                   work_width=work_width)
         self._history: deque[Tiles | None] = deque(maxlen=agree)
         self._last: Tiles | None = None
         self.reason = "starting"
@@ -68,19 +67,13 @@ class TileSettler:
     def feed(self, frame: np.ndarray, now: float) -> Tiles | None:
         """One frame at time ``now``; the tiles (each as (low, high), sorted) when the
         settled set differs from the last one reported, else None."""
-        small = small_grey(frame, self.work_width)
-        moving = self._prev is None or self._prev.shape != small.shape or (
-            motion_fraction(self._prev, small, self.pixel_threshold) > self.motion_threshold)
-        self._prev = small
-        if moving:
-            self._still = 0
+        still = self.stillness
+        still.update(frame, now)
+        if still.moving:
             self._history.clear()
             self.reason = "moving"
             return None
-        if self._still == 0:
-            self._still_since = now
-        self._still += 1
-        if self._still < self.still_frames or now - self._still_since < self.still_seconds:
+        if not still.settled:
             self.reason = "settling"
             return None
         readings = list(self.reader(frame))
