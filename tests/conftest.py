@@ -2,6 +2,18 @@ import pytest
 
 
 @pytest.fixture
+def table(tmp_path):
+    """A running table playing Pig on a journal in ``tmp_path`` (the web and i18n tests)."""
+    from refbox.journal import Journal
+    from refbox.table import Table
+
+    t = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.01)
+    t.start()
+    yield t
+    t.stop()
+
+
+@pytest.fixture
 def pig():
     from rules import Session
 

@@ -42,7 +42,7 @@ from refbox.table import Table
 from rules import IllegalEvent, MalformedEvent, Session, all_games
 from web import create_app
 
-from ..club.conftest import Mosquitto, wait_until
+from ..club.conftest import broker, wait_until  # noqa: F401 (broker: the club tests' fixture)
 from .strategies import GOLDEN, examples, golden_lines
 
 PIN = "2468"
@@ -148,13 +148,6 @@ def play(app: Any, table: Table, headers: dict[str, str]) -> dict[str, int]:
 
     run()
     return seen
-
-
-@pytest.fixture
-def broker(tmp_path):
-    b = Mosquitto(tmp_path).start()
-    yield b
-    b.stop()
 
 
 @pytest.fixture

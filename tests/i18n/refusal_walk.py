@@ -19,7 +19,6 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from rules import IllegalEvent, MalformedEvent, Session
 from rules.events import Opt
 from rules.game import Game
 from rules.registry import all_games
+from tests.rules.dice.dice_props import sample_chance
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 NAMES = ("Ann", "Bob", "Cy", "Dan")
@@ -137,16 +137,6 @@ def probes(game: Game[Any], session: Session, pools: Pools, rng: random.Random, 
     return out
 
 
-def _sample(rng: random.Random, outcomes: list[tuple[dict[str, Any], Fraction]]) -> dict[str, Any]:
-    x = Fraction(rng.randrange(10**6), 10**6)
-    acc = Fraction(0)
-    for event, p in outcomes:
-        acc += p
-        if x < acc:
-            return event
-    return outcomes[-1][0]
-
-
 def _planned(game: Game[Any], state: Any, rng: random.Random) -> dict[str, Any] | None:
     """The next event of a playthrough by the game's own chances and decisions."""
     try:
@@ -155,7 +145,7 @@ def _planned(game: Game[Any], state: Any, rng: random.Random) -> dict[str, Any] 
     except (AttributeError, NotImplementedError):
         return None
     if chance and (not decisions or rng.random() < 0.6):
-        return dict(_sample(rng, chance))
+        return dict(sample_chance(rng, chance))
     return dict(rng.choice(decisions)) if decisions else None
 
 

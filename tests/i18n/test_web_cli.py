@@ -11,19 +11,9 @@ import pytest
 
 from refbox import i18n
 from refbox.config import ConfigError, load as load_config
-from refbox.journal import Journal
-from refbox.table import Table
 from web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.01)
-    t.start()
-    yield t
-    t.stop()
 
 
 def make_client(table, language="en"):

@@ -43,17 +43,6 @@ def page_strings(lang: str, table) -> dict:
     return json.loads(m.group(1))
 
 
-@pytest.fixture
-def table(tmp_path):
-    from refbox.journal import Journal
-    from refbox.table import Table
-
-    t = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.01)
-    t.start()
-    yield t
-    t.stop()
-
-
 def test_every_field_the_mirror_shows_has_a_label_in_every_language(table):
     labels = {lang: page_strings(lang, table)["fields"] for lang in i18n.LANGUAGES}
     seen: set[str] = set()

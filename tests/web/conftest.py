@@ -1,7 +1,5 @@
 import pytest
 
-from refbox.journal import Journal
-from refbox.table import Table
 from web import create_app
 
 PIN = "2468"
@@ -15,14 +13,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.01)
-    t.start()
-    yield t
-    t.stop()
 
 
 @pytest.fixture

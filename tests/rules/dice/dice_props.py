@@ -20,7 +20,8 @@ from rules import Event, IllegalEvent, MalformedEvent, Session
 from rules.replay import replay_lines
 
 
-def _sample(rng: random.Random, outcomes):
+def sample_chance(rng: random.Random, outcomes):
+    """One outcome of a chance node, drawn by its exact probability."""
     x = Fraction(rng.randrange(10**9), 10**9)
     acc = Fraction(0)
     for event, p in outcomes:
@@ -50,7 +51,7 @@ def playthrough(header: dict[str, Any], seed: int, max_steps: int = 4000, check_
             for e in [e for e, _ in chance] + decisions:
                 game.apply(state, Event.from_dict(e))  # every listed event is legal
         if chance and (not decisions or rng.random() < 0.6):
-            event = _sample(rng, chance)
+            event = sample_chance(rng, chance)
         else:
             event = rng.choice(decisions)
         s.submit(event)
