@@ -1,6 +1,6 @@
 """Accuracy of the dice reader on labelled photos, per data set, whole or split into tune and held-out parts.
 
-Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held] [--errors]``
+Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held] [--errors] [--model FILE.onnx]``
 
 ``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``). With
@@ -35,6 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision import dice_model  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.types import DieReading  # noqa: E402
 
@@ -172,8 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", action="store_true", help="print the tune and held-out parts separately")
     ap.add_argument("--part", choices=("tune", "held"), help="only this part (implies --split)")
     ap.add_argument("--errors", action="store_true", help="list the photos that were not read exactly")
+    ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.model:
+        dice_model.MODEL_PATH = args.model
     folders = sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists())
     for folder in folders:
         if args.sets and folder.name not in args.sets:

@@ -1,6 +1,6 @@
 """Speed of the dice reader on 1280x720 frames with 1, 5 and 10 dice, on one core.
 
-Usage: ``python bench/dice_speed.py [DATA_DIR] [--repeat N]``
+Usage: ``python bench/dice_speed.py [DATA_DIR] [--repeat N] [--model FILE.onnx]``
 
 Always measures synthetic frames (``vision.synth``: dice 60 px wide on a green
 table). With ``DATA_DIR`` (the labelled photo sets, see bench/dice_accuracy.py)
@@ -28,6 +28,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vision import dice_model  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import render_dice  # noqa: E402
 
@@ -74,8 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data_dir", nargs="?", type=Path)
     ap.add_argument("--repeat", type=int, default=10)
+    ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.model:
+        dice_model.MODEL_PATH = args.model
     print(f"read_dice on {W}x{H} frames, one thread (median / p95 ms)")
     for n in (1, 5, 10):
         frames = [render_dice([1 + (i + k) % 6 for i in range(n)], seed=k)[0] for k in range(5)]

@@ -1,6 +1,11 @@
-"""Train the die-candidate classifier of ``vision.dice_model`` (numpy only, deterministic).
+"""Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on numpy).
 
-Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.npz]``
+Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]``
+
+Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
+the exported weights with numpy alone). On the development machine:
+``python -m venv /tmp/train && /tmp/train/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless``,
+then run this script with that interpreter.
 
 ``DATA_DIR`` holds the labelled photo sets (``byler/``, ``matteo/``: see
 /work/shared/data/dice/README.md and docs/vision.md for their origin and
@@ -16,11 +21,18 @@ cameras of the two photo sets.
 Samples are the classical reader's candidate faces (``vision.dice.candidate_faces``):
 a candidate whose centre lies in a labelled box takes that die's value, any
 other candidate is class 0 ("no die": clutter, specks, a die's side face far
-from its box). Each sample is cut several times at a random rotation, mirror,
-scale and shift; a small convolutional network is trained by Adam on
-class-balanced cross-entropy with weight decay (a small CNN, see
-``vision.dice_model.LAYERS``). The weights, the data sets used
-and the file lists' digest are written to the output file.
+from its box); the centre of every labelled die is a sample too (a die the
+candidates missed still teaches its face). Each sample is cut ``AUGMENT`` times
+at a random rotation, mirror, scale and shift (``vision.dice_model.crops``);
+while training, each crop's colours are changed at random (channel order,
+inversion, gain, offset, noise) before :func:`vision.dice_model.features`, so
+the network learns pip patterns, not the colours of these dice. The network
+(``vision.dice_model.LAYERS``: three 3x3 convolutions with batch normalisation,
+ReLU and 2x2 max pooling, then two dense layers with dropout) is trained by
+AdamW on class-balanced cross-entropy with a cosine learning rate; batch
+normalisation is folded into the convolutions when OpenCV loads the ONNX file.
+The network is written as ONNX, and the data sets used and their digest to a
+JSON record beside it.
 """
 
 from __future__ import annotations
@@ -44,18 +56,18 @@ from dice_accuracy import part_of  # noqa: E402
 
 from vision.dice import DEFAULT, candidate_faces, die_size, working_copy  # noqa: E402
 from vision.synth import draw_die  # noqa: E402
-from vision.dice_model import CROP, CROP_FACTOR, LAYERS, crop_features, forward  # noqa: E402
+from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, features  # noqa: E402
 
-AUGMENT = 8
-NEGATIVE_SHARE = 0.5  # keep this share of the "no die" samples (there are many)
-C1, C2, C3, HIDDEN = 12, 24, 32, 64
+AUGMENT = 16
+NEGATIVE_SHARE = 0.6  # keep this share of the "no die" samples (there are many)
+C1, C2, C3, HIDDEN = 24, 48, 64, 128
 EPOCHS = 12
-SYNTHETIC = 250  # drawn tables added to the photos
+SYNTHETIC = 300  # drawn tables added to the photos
 SEED = 7
 
 
 def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(work image, candidate rows (x, y, size), classes) of one photo."""
+    """(work image, sample rows (x, y, size), classes) of one photo: its candidates and its labelled dice."""
     work, scale = working_copy(image)
     rows, classes = [], []
     faces = candidate_faces(work, DEFAULT)
@@ -70,6 +82,11 @@ def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.nd
                     best, cls = d, int(lab["value"])
         rows.append((f.x, f.y, size or f.size))
         classes.append(cls)
+    if size:
+        for lab in labels:
+            x0, y0, x1, y1 = (v * scale for v in lab["box"])
+            rows.append(((x0 + x1) / 2, (y0 + y1) / 2, size))
+            classes.append(int(lab["value"]))
     return work, np.array(rows, np.float32).reshape(-1, 3), np.array(classes, np.int64)
 
 
@@ -114,6 +131,7 @@ def synthetic_scene(rng: np.random.Generator) -> tuple[np.ndarray, list[dict]]:
 
 
 def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, times: int) -> np.ndarray:
+    """``times`` crops of each row at a random shift, scale, turn and mirror: (times * n, CROP, CROP, 3) uint8."""
     n = len(rows)
     boxes = np.zeros((n * times, 5), np.float32)
     for k in range(times):
@@ -124,90 +142,14 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
         b[:, 2] = side
         b[:, 3] = rng.uniform(0, 360, n)
         b[:, 4] = rng.integers(0, 2, n)
-    return crop_features(work, boxes)
+    return crops(work, boxes)
 
 
-def loss_and_grads(model: dict[str, np.ndarray], xb: np.ndarray, yb: np.ndarray, cw: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
-    """Class-weighted cross-entropy of a batch and its gradient for every weight (backpropagation by hand)."""
-    n = len(xb)
-    cache: list[np.ndarray] = []
-    p = forward(model, xb, cache)
-    wb = cw[yb]
-    loss = float(-(wb * np.log(p[np.arange(n), yb] + 1e-9)).sum() / wb.sum())
-    g = p.copy()
-    g[np.arange(n), yb] -= 1
-    g *= (wb / wb.sum())[:, None]
-    flat, hid = cache[-2], cache[-1]
-    grads = {"f2w": hid.T @ g, "f2b": g.sum(axis=0)}
-    gh = (g @ model["f2w"].T) * (hid > 0)
-    grads["f1w"] = flat.T @ gh
-    grads["f1b"] = gh.sum(axis=0)
-    gx = (gh @ model["f1w"].T).reshape(cache[-3].shape)
-    for li in range(len(LAYERS) - 1, -1, -1):
-        k = LAYERS[li]
-        cols, act, out = cache[3 * li : 3 * li + 3]
-        nb, h, w, c = act.shape
-        # max pooling: the gradient goes to the maximum of each 2x2 cell
-        up = np.repeat(np.repeat(out, 2, axis=1), 2, axis=2)
-        gup = np.repeat(np.repeat(gx, 2, axis=1), 2, axis=2)
-        gact = np.where((act == up) & (act > 0), gup, 0.0).astype(np.float32).reshape(-1, c)
-        grads[k + "w"] = cols.T @ gact
-        grads[k + "b"] = gact.sum(axis=0)
-        if li == 0:
-            break
-        gcols = (gact @ model[k + "w"].T).reshape(nb, h, w, 3, 3, -1)  # im2col order: row, column, channel
-        gxp = np.zeros((nb, h + 2, w + 2, gcols.shape[5]), gcols.dtype)
-        for di in range(3):
-            for dj in range(3):
-                gxp[:, di : di + h, dj : dj + w, :] += gcols[:, :, :, di, dj, :]
-        gx = gxp[:, 1:-1, 1:-1, :]
-    return loss, grads
-
-
-def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, log: bool = True) -> dict[str, np.ndarray]:
-    """Adam on class-balanced cross-entropy; the layout is :data:`vision.dice_model.LAYERS`."""
-    shapes = {"c1w": (27, C1), "c2w": (9 * C1, C2), "c3w": (9 * C2, C3), "f1w": ((CROP // 8) ** 2 * C3, HIDDEN), "f2w": (HIDDEN, 7)}
-    model: dict[str, np.ndarray] = {}
-    for k, (fan_in, fan_out) in shapes.items():
-        model[k] = (rng.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)).astype(np.float32)
-        model[k[:-1] + "b"] = np.zeros(fan_out, np.float32)
-    keys = list(model)
-    m = {k: np.zeros_like(v) for k, v in model.items()}
-    v2 = {k: np.zeros_like(v) for k, v in model.items()}
-    counts = np.bincount(y, minlength=7).astype(np.float32)
-    cw = (counts.sum() / (7 * np.maximum(counts, 1))).astype(np.float32)
-    lr, decay, batch, t = 2e-3, 1e-4, 128, 0
-    for epoch in range(EPOCHS):
-        order = rng.permutation(len(x))
-        total = 0.0
-        t0 = time.perf_counter()
-        for s in range(0, len(order), batch):
-            idx = order[s : s + batch]
-            xb, yb = x[idx], y[idx]
-            loss, grads = loss_and_grads(model, xb, yb, cw)
-            total += loss * len(idx)
-            t += 1
-            rate = lr * 0.5 * (1 + np.cos(np.pi * (epoch + s / len(order)) / EPOCHS))
-            for k in keys:
-                gr = grads[k] + (decay * model[k] if k.endswith("w") else 0.0)
-                m[k] = 0.9 * m[k] + 0.1 * gr
-                v2[k] = 0.999 * v2[k] + 0.001 * gr * gr
-                model[k] -= (rate * (m[k] / (1 - 0.9**t)) / (np.sqrt(v2[k] / (1 - 0.999**t)) + 1e-8)).astype(np.float32)
-        if log:
-            print(f"  epoch {epoch + 1:2d}: loss {total / len(x):.4f} ({time.perf_counter() - t0:.0f} s)", flush=True)
-    return model
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data_dir", type=Path)
-    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_cnn.npz")
-    args = ap.parse_args(argv)
-    cv2.setNumThreads(1)
-    rng = np.random.default_rng(SEED)
-    feats, classes, used = [], [], []
+def collect(data_dir: Path, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Augmented crops and classes of the tune photos and the drawn tables, and what was used."""
+    images, classes, used = [], [], []
     t0 = time.perf_counter()
-    for folder in sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists()):
+    for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
         labels = json.loads((folder / "labels.json").read_text())
         names = [n for n in sorted(labels) if part_of(n) == "tune"]
         for name in names:
@@ -219,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
             rows, cls = rows[keep], cls[keep]
             if not len(rows):
                 continue
-            feats.append(augmented(work, rows, rng, AUGMENT))
+            images.append(augmented(work, rows, rng, AUGMENT))
             classes.append(np.tile(cls, AUGMENT))
         used.append(f"{folder.name}: {len(names)} tune photos")
         print(f"{folder.name}: {len(names)} tune photos ({time.perf_counter() - t0:.0f} s)", flush=True)
@@ -227,23 +169,114 @@ def main(argv: list[str] | None = None) -> int:
         image, labs = synthetic_scene(rng)
         work, rows, cls = samples_of(image, labs)
         if len(rows):
-            feats.append(augmented(work, rows, rng, AUGMENT // 2))
+            images.append(augmented(work, rows, rng, AUGMENT // 2))
             classes.append(np.tile(cls, AUGMENT // 2))
     used.append(f"synthetic: {SYNTHETIC} drawn tables (vision.synth.draw_die, seed {SEED})")
     print(f"synthetic: {SYNTHETIC} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
-    x = np.concatenate(feats)
-    y = np.concatenate(classes)
+    return np.concatenate(images), np.concatenate(classes), used
+
+
+def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED) -> Any:
+    """Train on uint8 crops ``x`` (n, CROP, CROP, 3) and classes ``y``; the trained torch network (in eval mode)."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    opp = torch.tensor(OPPONENT)
+
+    def feats(batch: torch.Tensor) -> torch.Tensor:
+        """The same as vision.dice_model.features, on a float (n, CROP, CROP, 3) BGR batch."""
+        o = (batch.reshape(len(batch), -1, 3) @ opp.T)
+        o = o - o.mean(dim=1, keepdim=True)
+        o = o / (o[:, :, 0].std(dim=1, unbiased=False)[:, None, None] + 8.0)
+        return o.transpose(1, 2).reshape(len(batch), 3, CROP, CROP)
+
+    def colour(batch: torch.Tensor) -> torch.Tensor:
+        """Random colour changes of a uint8 batch, as float."""
+        n = len(batch)
+        b = batch.float()
+        perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(n)])
+        b = torch.gather(b, 3, perm[:, None, None, :].expand(-1, CROP, CROP, 3))
+        inv = torch.rand(n, generator=gen) < 0.25
+        b[inv] = 255.0 - b[inv]
+        gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 3, generator=gen)
+        b = b * gain + 40.0 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+        b = b + torch.randn(b.shape, generator=gen) * 4.0 * torch.rand(n, 1, 1, 1, generator=gen)
+        return b.clamp(0.0, 255.0)
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
+
+    net = nn.Sequential(
+        *block(3, C1), *block(C1, C2), *block(C2, C3),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(C3 * (CROP // 8) ** 2, HIDDEN), nn.ReLU(), nn.Dropout(0.3), nn.Linear(HIDDEN, 7),
+    )
+    xt = torch.from_numpy(x)
+    yt = torch.from_numpy(y)
+    counts = torch.bincount(yt, minlength=7).float()
+    weight = counts.sum() / (7 * counts.clamp(min=1))
+    loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=0.05)
+    batch = 256
+    steps = epochs * ((len(x) + batch - 1) // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(x), generator=gen)
+        total, right, t0 = 0.0, 0, time.perf_counter()
+        for s in range(0, len(order), batch):
+            idx = order[s : s + batch]
+            out = net(feats(colour(xt[idx])))
+            loss = loss_fn(out, yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+            right += int((out.argmax(dim=1) == yt[idx]).sum())
+        print(f"  epoch {epoch + 1:2d}: loss {total / len(x):.4f}, right {100 * right / len(x):.1f} % ({time.perf_counter() - t0:.0f} s)", flush=True)
+    net.eval()
+    return net
+
+
+def export(net: Any, out: Path, used: list[str], epochs: int) -> None:
+    """Write the network with a softmax as ONNX (read by ``cv2.dnn``) and its record (data used, digest) beside it."""
+    import torch
+    from torch import nn
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    full = nn.Sequential(net, nn.Softmax(dim=1)).eval()
+    torch.onnx.export(full, (torch.zeros(1, 3, CROP, CROP),), str(out), dynamo=False, opset_version=13,
+                      input_names=["crops"], output_names=["probabilities"], dynamic_axes={"crops": {0: "n"}, "probabilities": {0: "n"}})
+    record = {
+        "origin": "tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used),
+        "digest": hashlib.sha1("\n".join(used).encode()).hexdigest(),
+        "layers": f"3x3 convolutions {C1}-{C2}-{C3} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
+        "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to 3e-3, label smoothing 0.05, seed {SEED}",
+        "crop": CROP,
+        "trainer": "tools/train_dice_classifier.py",
+    }
+    out.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data_dir", type=Path)
+    ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_cnn.onnx")
+    ap.add_argument("--epochs", type=int, default=EPOCHS)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(SEED)
+    x, y, used = collect(args.data_dir, rng)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
-    model = train(x, y, rng)
-    acc = float(np.mean([(forward(model, x[i : i + 1024]).argmax(axis=1) == y[i : i + 1024]).mean() for i in range(0, len(x), 1024)]))
-    print(f"training accuracy {100 * acc:.1f} %")
-    digest = hashlib.sha1("\n".join(used).encode()).hexdigest()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    arrays: dict[str, Any] = dict(model)
-    arrays["origin"] = np.array("tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used))
-    arrays["digest"] = np.array(digest)
-    np.savez_compressed(args.out, **arrays)
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB)")
+    net = train(x, y, args.epochs)
+    export(net, args.out, used, args.epochs)
+    # the exported network, as the reader runs it, must give what the trained one learnt
+    model = DiceNet(args.out)
+    pred = np.concatenate([model.predict(features(x[i : i + 2048])).argmax(axis=1) for i in range(0, len(x), 2048)])
+    print(f"training accuracy (exported network, original colours) {100 * float(np.mean(pred == y)):.1f} %")
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB) and its record {args.out.with_suffix('.json')}")
     return 0
 
 

@@ -88,7 +88,8 @@ class Params:
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
     pip_colour: float = 80.0  # pips of one die have about the same colour
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
-    turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4)
+    turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4) ...
+    sure: float = 0.8  # ... when its first look gives no class this much probability
     min_die: float = 0.5
     clear_roundness: float = 0.85  # a face whose pips are this round ...
     second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much  # the classifier's probability of "a die" a candidate needs
@@ -305,7 +306,10 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     kept = np.empty((len(found), 3))
     for _, _, p in found:
         k = kept[: len(pips)]
-        if not len(pips) or not np.any(np.hypot(k[:, 0] - p.x, k[:, 1] - p.y) <= 0.5 * np.maximum(k[:, 2], p.diameter)):
+        # the same blob: close, and not five times bigger (small pips found at a higher
+        # level inside a blob as big as a whole light face are pips of their own)
+        big, small = np.maximum(k[:, 2], p.diameter), np.minimum(k[:, 2], p.diameter)
+        if not len(pips) or not np.any((np.hypot(k[:, 0] - p.x, k[:, 1] - p.y) <= 0.5 * big) & (big <= 5.0 * small)):
             kept[len(pips)] = (p.x, p.y, p.diameter)
             pips.append(p)
     return pips
@@ -619,6 +623,12 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     # the table under the die, from the background model (the die itself is removed from it)
     table = background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
     contrast = float(np.linalg.norm(face - table))
+    if contrast < params.min_face_contrast:
+        # a die big in the picture is part of the wide-median table model: look just outside it instead
+        xs = np.clip(np.round(cx + 0.8 * size * _RING[:, 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(cy + 0.8 * size * _RING[:, 1]).astype(int), 0, h - 1)
+        around = np.median(work[ys, xs].astype(np.float32), axis=0)
+        contrast = float(np.linalg.norm(face - around))
     roundness = float(np.mean([p.roundness for p in group]))
     peak = float(median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
@@ -712,7 +722,7 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
         return []
     size = die_size(faces)
     rows = np.array([[f.x, f.y, size or f.size] for f in faces], np.float32)
-    probs = classify(work, rows, turns=params.turns)
+    probs = classify(work, rows, turns=params.turns, sure=params.sure)
     cands = []
     for f, p in zip(faces, probs):
         die = 1.0 - float(p[0])
@@ -725,9 +735,13 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
             v, conf = f.value, max(float(p[f.value]) / die, CONFIDENCE_THRESHOLD)
         cands.append((die * conf, replace(f, value=v, confidence=conf)))
     cands.sort(key=lambda t: -t[0])
+    # how far apart two candidates of one die can be: the picture's die size, or their own
+    # sizes up to half as much again (a lone big blob, taken for a pip, would claim a wide
+    # circle and swallow the dice round it)
+    reach = (lambda a, b: min(max(a, b, size), 1.5 * size)) if size else (lambda a, b: max(a, b))
     kept: list[Face] = []
     for _, f in cands:
-        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * max(k.size, f.size, size) for k in kept):
+        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) for k in kept):
             kept.append(f)
     return kept
 

@@ -126,3 +126,21 @@ FLOORS = {
     "byler": {"recall": 0.95, "accuracy": 0.7, "extra": 2},
     "matteo": {"recall": 0.9, "accuracy": 0.9, "extra": 3},
 }
+
+
+def test_small_pips_inside_a_face_seen_as_one_light_blob() -> None:
+    # small light dice on a grey tray: the whole face is a light blob at the coarse level, its pips
+    # only come apart at a finer one; they must not be taken for that blob seen again
+    img = np.full((240, 320, 3), (160, 160, 158), np.uint8)
+    draw_die(img, 6, (110, 120), 20, 12.0, body=(235, 235, 235), pip=(25, 25, 25))
+    draw_die(img, 4, (210, 120), 20, 30.0, body=(235, 235, 235), pip=(25, 25, 25))
+    assert values(read_dice(img)) == [4, 6]
+
+
+def test_big_die_the_colour_of_the_table() -> None:
+    # a white die filling much of the picture on pale wood: the wide-median table model takes the
+    # die's own colour there, so the table is looked for just outside the die
+    img = np.full((480, 640, 3), (188, 190, 186), np.uint8)
+    draw_die(img, 1, (300, 260), 120, 8.0, body=(214, 211, 204), pip=(30, 30, 30))
+    img = np.clip(img + np.random.default_rng(1).normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+    assert values(read_dice(img)) == [1]

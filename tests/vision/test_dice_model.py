@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, forward, load_model
+from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, load_model
 from vision.synth import draw_die
 
 
@@ -34,16 +34,23 @@ def test_crop_turns_with_the_box() -> None:
 def test_shipped_model_loads_and_records_its_data() -> None:
     model = load_model()
     assert MODEL_PATH.stat().st_size <= 5 * 1024 * 1024
-    with np.load(MODEL_PATH) as z:
-        origin = str(z["origin"])
-    assert "tune part" in origin and "byler" in origin and "matteo" in origin
-    p = forward(model, np.zeros((2, 3 * CROP * CROP), np.float32))
+    origin = model.origin()
+    assert "tune part" in origin["origin"] and "byler" in origin["origin"] and "matteo" in origin["origin"]
+    assert origin["trainer"] == "tools/train_dice_classifier.py"
+    p = model.predict(np.zeros((2, 3 * CROP * CROP), np.float32))
     assert p.shape == (2, 7) and np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    assert model.predict(np.zeros((0, 3 * CROP * CROP), np.float32)).shape == (0, 7)
 
 
 def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
-    bad = tmp_path / "nothing.npz"
-    with pytest.raises(ValueError, match="nothing.npz"):
+    with pytest.raises(ValueError, match="nothing.onnx.*no such file"):
+        load_model(tmp_path / "nothing.onnx")
+
+
+def test_damaged_model_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "damaged.onnx"
+    bad.write_bytes(MODEL_PATH.read_bytes()[:5000])
+    with pytest.raises(ValueError, match="damaged.onnx"):
         load_model(bad)
 
 
