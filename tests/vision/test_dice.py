@@ -144,3 +144,19 @@ def test_big_die_the_colour_of_the_table() -> None:
     draw_die(img, 1, (300, 260), 120, 8.0, body=(214, 211, 204), pip=(30, 30, 30))
     img = np.clip(img + np.random.default_rng(1).normal(0, 2, img.shape), 0, 255).astype(np.uint8)
     assert values(read_dice(img)) == [1]
+
+
+def test_a_candidate_with_an_outsized_die_size_does_not_swallow_its_neighbours() -> None:
+    # a lone big blob taken for a pip gets a die size of six pip sizes; the dice round it must stay
+    from dataclasses import replace
+
+    from vision.dice import candidate_faces, learned_faces
+
+    img = np.full((200, 400, 3), (60, 120, 60), np.uint8)
+    for value, x in ((2, 120), (4, 180), (6, 240)):
+        draw_die(img, value, (x, 100), 40, 0.0)
+    faces = candidate_faces(img)
+    middle = min(range(len(faces)), key=lambda i: abs(faces[i].x - 180) + abs(faces[i].y - 100))
+    faces[middle] = replace(faces[middle], size=200.0)
+    kept = learned_faces(img, faces)
+    assert sorted((round(f.x / 60), f.value) for f in kept) == [(2, 2), (3, 4), (4, 6)]
