@@ -225,7 +225,11 @@ def keypad_layout(cfg: Config, table: Table) -> dict[Any, Any]:
 
     layouts = keypad_layouts(cfg.keypad)
     if len(layouts) > 1:  # auto
-        return dict(layouts["timekeeper" if "start_stop" in table.session.game.keypad else "dice"])
+        from .camera import takes_tiles
+
+        game = table.session.game
+        name = "timekeeper" if "start_stop" in game.keypad else "dominoes" if takes_tiles(game) else "dice"
+        return dict(layouts[name])
     return dict(next(iter(layouts.values())))
 
 
