@@ -895,7 +895,7 @@ def _zone_player(state: AllFivesState, zone: str | None) -> int | None:
     return None
 
 
-def _splits(state: AllFivesState, tiles: Sequence[Tile], limit: int = 20000) -> set[tuple[int, ...]] | None:
+def _splits(state: AllFivesState, tiles: Sequence[Tile], limit: int = 5000) -> set[tuple[int, ...]] | None:
     """Every pips-per-player the tiles could be dealt as, honouring how many tiles
     each player holds and the tiles known in a hand; None when there are too many."""
     n = len(state.players)
