@@ -79,6 +79,9 @@ class DisplayConfig:
 class CameraConfig:
     source: str = "none"  # "usb:0", "picamera", "folder:PATH", "none"
     interval_ms: int = 100
+    # a calibration file (vision/zones.py) whose zones are named after the players or
+    # seats: the end-of-hand domino count attributes the tiles shown to the hands
+    zones: str = ""
 
 
 @dataclass(frozen=True)

@@ -206,3 +206,26 @@ def test_camera_reads_a_real_line_of_play_and_the_contact_picks_the_end(tmp_path
         assert "proposals" not in table.view.data
     finally:
         table.stop()
+
+
+def test_camera_zones_file_is_loaded_or_refused_naming_the_key(tmp_path):
+    import json
+
+    import pytest
+
+    from refbox.config import ConfigError, from_dict
+    from refbox.runtime import Devices, load_zones, start_camera
+
+    good = tmp_path / "zones.json"
+    good.write_text(json.dumps({"size": [640, 640], "zones": {"Ann": [[0, 0], [640, 0], [640, 300], [0, 300]],
+                                                              "Bob": [[0, 340], [640, 340], [640, 640], [0, 640]]}}))
+    zones = load_zones(str(good))
+    assert zones.names == ("Ann", "Bob") and zones.zone_of((10, 600)) == "Bob"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"zones": {"Ann": [[0, 0]]}}')
+    for path, why in ((bad, "polygon needs at least 3"), (tmp_path / "none.json", "No such file")):
+        cfg = from_dict({"camera": {"zones": str(path)}})
+        (tmp_path / path.stem).mkdir()
+        table = new_hand(tmp_path / path.stem)
+        with pytest.raises(ConfigError, match=rf"camera.zones: cannot use {path}: .*{why}"):
+            start_camera(cfg, table, Devices(table), sim=False)
