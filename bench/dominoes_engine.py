@@ -1,4 +1,5 @@
-"""All Fives engine figures: replaying journals, applying events, camera proposals.
+"""All Fives engine figures: replaying journals, applying events, camera proposals
+(by the tile set, with the touched tile, and the end-of-hand count read from the hands).
 
     python bench/dominoes_engine.py [GAMES]
 
@@ -16,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.dominoes import FULL_SET, proposals  # noqa: E402
+from rules.dominoes import FULL_SET, SeenTile, canonical, count_proposals, proposals, read_table  # noqa: E402
+from rules.dominoes.all_fives import _evolve  # noqa: E402
 from rules.replay import replay_lines  # noqa: E402
 from tests.dominoes.sim import new_table, play_game  # noqa: E402
 
@@ -53,6 +55,32 @@ def main(games: int = 40) -> None:
             calls += 1
     dt = time.perf_counter() - t0
     print(f"proposals: {dt / calls * 1e6:.1f} µs per tile ({calls} calls)")
+    t0 = time.perf_counter()
+    calls = 0
+    during = [replay_lines(lines[:k]).state for lines in journals for k in (6, 12, 20)]
+    for s in during:
+        if s.phase != "play" or s.layout.empty:
+            continue
+        laid = [list(t) for t in s.layout.tiles()]
+        touched = [list(canonical(s.layout.outer_tile("right")))]
+        for tile in FULL_SET:
+            read_table(s, [*laid, {"tile": list(tile), "touches": touched}])
+            calls += 1
+    dt = time.perf_counter() - t0
+    if calls:
+        print(f"read_table with a contact: {dt / calls * 1e6:.0f} µs per reading of the whole table ({calls} calls)")
+    # The count: the tiles off the line split between the hands (worst: many hidden tiles).
+    base = next(s for s in states if len(s.players) == 4)
+    for counts in ((1, 1, 0, 0), (3, 2, 2, 0), (5, 5, 5, 5)):
+        n = len(counts)
+        st = _evolve(base, phase="count", hand_end="fish", turn=None, counts=counts, known=(frozenset(),) * n,
+                     layout=type(base.layout)().place((6, 6), None), placements=())
+        seen = [SeenTile(t) for t in FULL_SET[: sum(counts)]]
+        t0 = time.perf_counter()
+        answer = count_proposals(st, seen)
+        dt = time.perf_counter() - t0
+        print(f"count from {sum(counts)} tiles held {counts}: {dt * 1000:.1f} ms,"
+              f" {len(answer.events)} proposal(s){'' if answer.events else ' (the total for the operator)'}")
 
 
 if __name__ == "__main__":

@@ -212,4 +212,12 @@ DICE_PINS: Mapping[int, Names] = {
     22: ("accept", None),
     21: (None, "undo"),
 }
+# A domino table's keypad: the dice box's four buttons; CHOOSE/CONFIRM step through and
+# play the camera's proposals (docs/keypad.md), the long presses are the rarer calls.
+DOMINOES_PINS: Mapping[int, Names] = {
+    17: ("choose", "new_hand"),
+    27: ("draw", "pass"),
+    22: ("confirm", "fish"),
+    21: (None, "undo"),
+}
 HORN_RELAY_PIN = 16  # BCM; see firmware_bridge/horn.py

@@ -41,11 +41,17 @@ def takes_tiles(game: Any) -> bool:
 class CameraWorker(threading.Thread):
     """Reads frames, feeds the settler, submits each settled reading once: dice for
     the dice games, the set of tiles on the table for dominoes (the table's current
-    game decides, frame by frame, so a new game from the control page just works)."""
+    game decides, frame by frame, so a new game from the control page just works).
 
-    def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+    Tiles go to the table with their geometry (``vision.tile_contacts``): which tiles
+    each one touches, and with ``zones`` (a calibration whose zones are named after the
+    players or seats) where it lies, for the end-of-hand count."""
+
+    def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
+                 clock: Callable[[], float] = time.monotonic, zones: Any = None) -> None:
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
+        self.zones = zones
         self._halt = threading.Event()
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0}
 
@@ -56,6 +62,7 @@ class CameraWorker(threading.Thread):
     def run(self) -> None:
         from vision.settle import Settler
         from vision.sources import CameraLost
+        from vision.tile_contacts import tile_contacts
         from vision.tile_settle import TileSettler
 
         backoff = 1.0
@@ -77,8 +84,10 @@ class CameraWorker(threading.Thread):
                         tiles = tile_settler.feed(frame, self.clock())
                         if tiles:
                             self.status["readings"] += 1
-                            log.info("camera read tiles %s", [list(t) for t in tiles])
-                            self.table.tiles(tiles)
+                            size = (frame.shape[1], frame.shape[0])
+                            entries = tile_contacts(tile_settler.readings, self.zones, size)
+                            log.info("camera read tiles %s", entries)
+                            self.table.tiles(entries)
                     else:
                         dice = settler.feed(frame, self.clock())
                         if dice:

@@ -51,8 +51,9 @@ class WebConfig:
 
 @dataclass(frozen=True)
 class KeypadConfig:
-    # "auto": the timekeeper's layout for the field sports, the dice layout otherwise
-    # (docs/keypad.md); "custom": the buttons below; "none": no keypad.
+    # "auto": the timekeeper's layout for the field sports, the dominoes layout for
+    # domino games, the dice layout otherwise (docs/keypad.md); "custom": the buttons
+    # below; "none": no keypad.
     layout: str = "auto"
     # custom layout only: logical button -> BCM pin; two names may share a pin when
     # one of them is in long_press (held hold_ms) and the other is not.
@@ -78,6 +79,9 @@ class DisplayConfig:
 class CameraConfig:
     source: str = "none"  # "usb:0", "picamera", "folder:PATH", "none"
     interval_ms: int = 100
+    # a calibration file (vision/zones.py) whose zones are named after the players or
+    # seats: the end-of-hand domino count attributes the tiles shown to the hands
+    zones: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ class Config:
 CHOICES: dict[str, tuple[Any, ...]] = {
     "table.language": ("uk", "ru", "en"),
     "journal.synchronous": ("FULL", "NORMAL", "EXTRA"),
-    "keypad.layout": ("auto", "timekeeper", "dice", "custom", "none"),
+    "keypad.layout": ("auto", "timekeeper", "dice", "dominoes", "custom", "none"),
     "led.backend": ("none", "gpio", "max7219", "emulator"),
 }
 RANGES: dict[str, tuple[int, int]] = {
@@ -267,17 +271,18 @@ def led_config(section: LedSection, *, sim: bool) -> Any:
 
 def keypad_layouts(kc: KeypadConfig) -> dict[str, Mapping[int, Any]]:
     """The keypad layouts the configuration may wire, by name (BCM pin -> names):
-    one, none for "none", or both built-in ones for "auto" (the runtime picks by game).
+    one, none for "none", or every built-in one for "auto" (the runtime picks by game).
 
     >>> sorted(keypad_layouts(KeypadConfig())), keypad_layouts(KeypadConfig(layout="none"))
-    (['dice', 'timekeeper'], {})
+    (['dice', 'dominoes', 'timekeeper'], {})
     """
-    from firmware_bridge.keypad import DICE_PINS, TIMEKEEPER_PINS
+    from firmware_bridge.keypad import DICE_PINS, DOMINOES_PINS, TIMEKEEPER_PINS
 
     custom = keypad_pins(kc)
     if custom is not None:
         return {"custom": custom}
-    built_in: dict[str, Mapping[int, Any]] = {"timekeeper": TIMEKEEPER_PINS, "dice": DICE_PINS}
+    built_in: dict[str, Mapping[int, Any]] = {"timekeeper": TIMEKEEPER_PINS, "dice": DICE_PINS,
+                                                  "dominoes": DOMINOES_PINS}
     if kc.layout == "auto":
         return built_in
     return {kc.layout: built_in[kc.layout]} if kc.layout in built_in else {}

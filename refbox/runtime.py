@@ -225,7 +225,11 @@ def keypad_layout(cfg: Config, table: Table) -> dict[Any, Any]:
 
     layouts = keypad_layouts(cfg.keypad)
     if len(layouts) > 1:  # auto
-        return dict(layouts["timekeeper" if "start_stop" in table.session.game.keypad else "dice"])
+        from .camera import takes_tiles
+
+        game = table.session.game
+        name = "timekeeper" if "start_stop" in game.keypad else "dominoes" if takes_tiles(game) else "dice"
+        return dict(layouts[name])
     return dict(next(iter(layouts.values())))
 
 
@@ -327,9 +331,28 @@ def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: fl
     table.attach("club", publisher)
 
 
+def load_zones(path: str) -> Any:
+    """The table zones of ``camera.zones`` (a calibration file, vision/zones.py); a file
+    that cannot be read or used is refused naming the key, the file and the reason."""
+    import json
+
+    from vision.zones import CalibrationError, Zones
+
+    from .config import ConfigError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise CalibrationError(f"expected a JSON object, got {type(data).__name__}")
+        return Zones.from_calibration(data)
+    except (OSError, ValueError) as exc:  # CalibrationError and JSON errors are ValueErrors
+        raise ConfigError(f"camera.zones: cannot use {path}: {exc}") from None
+
+
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
     from .camera import CameraWorker, open_source, takes_tiles
 
+    zones = load_zones(cfg.camera.zones) if cfg.camera.zones else None
     source_spec = cfg.camera.source
     if sim and not source_spec.startswith("folder:"):
         folder = SAMPLE_DOMINOES if takes_tiles(table.session.game) else SAMPLE_DICE
@@ -341,7 +364,7 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
         return
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
-    worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval)
+    worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones)
     devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()

@@ -136,6 +136,13 @@ class _Feeder(threading.Thread):
 _STOP = object()
 
 
+def _describe_proposal(event: Mapping[str, Any]) -> str:
+    if event.get("type") == "play":
+        return f"{list(event['tile'])} on {event.get('end', 'the first place')}"
+    fields = {k: v for k, v in event.items() if k not in ("type", "source", "t")}
+    return f"{event.get('type')} {json.dumps(fields)}"
+
+
 def final_view_of(header: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Replay a stored game and return its final view (for compaction)."""
     session = Session.start(header)
@@ -176,6 +183,7 @@ class Table:
         self.ticks = 0  # loop iterations (the watchdog checks they advance)
         self.listeners: list[Callable[[Result], None]] = []
         self.proposals: list[dict[str, Any]] = []  # camera readings awaiting the operator
+        self.selected = 0  # the proposal the keypad's CONFIRM button plays (CHOOSE moves it)
         self.tick_hooks: list[Callable[[], None]] = []  # called from the loop each tick (keypad long presses)
         self.view = View.of(0, {})
         latest = journal.latest_game() if resume else None
@@ -232,10 +240,11 @@ class Table:
         self._queue.put(("reading", list(dice), "camera", fut))
         return fut
 
-    def tiles(self, tiles: Sequence[Sequence[int]]) -> "Future[Result]":
-        """A settled camera reading of the domino tiles on the table."""
+    def tiles(self, tiles: Sequence[Any]) -> "Future[Result]":
+        """A settled camera reading of the domino tiles on the table: ``[a, b]`` each, or
+        objects ``{"tile": [a, b], "touches": [...], "zone": ...}`` with the geometry."""
         fut: Future[Result] = Future()
-        self._queue.put(("tiles", [list(t) for t in tiles], "camera", fut))
+        self._queue.put(("tiles", [dict(t) if isinstance(t, Mapping) else list(t) for t in tiles], "camera", fut))
         return fut
 
     def new_game(self, header: Mapping[str, Any]) -> "Future[Result]":
@@ -288,6 +297,7 @@ class Table:
         data["table_events"] = self.session.applied
         if self.proposals:
             data["proposals"] = list(self.proposals)
+            data["proposal_selected"] = self.selected
         self._seq += 1
         return View.of(self._seq, data)
 
@@ -317,12 +327,15 @@ class Table:
         seq = self.journal.append(self.game_id, clean.to_dict())  # durable before anyone hears
         self.session.commit(clean, new_state)
         self.proposals = []  # whatever happened, the camera's old choices are stale
+        self.selected = 0
         self._publish()
         return seq
 
     def handle_press(self, button: str, source: str = "button") -> Result:
         if button == "undo":
             return self.handle({"type": "undo"}, source)
+        if button in ("confirm", "choose") and button not in self.session.game.keypad:
+            return self._press_proposal(button, source)
         template = self.session.game.keypad.get(button)
         if template is None:
             reason = f"button {button!r} does nothing in {self.session.game.name}; buttons: " + ", ".join(
@@ -332,27 +345,54 @@ class Table:
             return Result(False, {"button": button}, reason)
         return self.handle(dict(template), source)
 
+    def _press_proposal(self, button: str, source: str) -> Result:
+        """CONFIRM plays the selected proposal; CHOOSE selects the next one (round)."""
+        if not self.proposals:
+            reason = f"button {button!r}: there is no camera proposal to {button} now"
+            log.warning("refused %s", reason)
+            return Result(False, {"button": button}, reason)
+        if button == "choose":
+            self.selected = (self.selected + 1) % len(self.proposals)
+            self._publish()
+            chosen = self.proposals[self.selected]
+            log.info("proposal %d of %d selected: %s", self.selected + 1, len(self.proposals), chosen)
+            return Result(False, {"button": button}, f"selected proposal {self.selected + 1} of {len(self.proposals)}")
+        chosen = {k: v for k, v in self.proposals[self.selected].items() if k not in ("source", "t")}
+        return self.handle(chosen, source)
+
     def handle_reading(self, dice: Sequence[int]) -> Result:
         ev = self.session.game.from_reading(self.session.state, dice)
         if ev is None:
             return Result(False, {"dice": list(dice)}, f"{self.session.game.name} takes no dice readings")
         return self.handle(ev.to_dict(), "camera")
 
-    def handle_tiles(self, tiles: Sequence[Sequence[int]]) -> Result:
-        """One proposal is played at once; several wait in the view's ``proposals``
-        for the operator, who sends the chosen one as an ordinary event."""
-        options = self.session.game.from_tiles(self.session.state, tiles)
-        seen = {"tiles": [list(t) for t in tiles]}
+    def handle_tiles(self, tiles: Sequence[Any]) -> Result:
+        """One proposal is played at once; several (or one the game wants confirmed, such
+        as an end-of-hand count) wait in the view's ``proposals`` for the operator, who
+        sends the chosen one as an ordinary event or presses CONFIRM on the keypad."""
+        seen = {"tiles": [dict(t) if isinstance(t, Mapping) else list(t) for t in tiles]}
+        try:
+            answer = self.session.game.read_tiles(self.session.state, tiles)
+        except (ValueError, TypeError, KeyError) as exc:
+            log.warning("refused camera tiles %s: %s", seen["tiles"], exc)
+            return Result(False, seen, f"bad camera tiles: {exc}")
+        options = answer.events
         if not options:
-            log.info("camera tiles %s: nothing new that can be played now", seen["tiles"])
-            return Result(False, seen, f"no new tile that can be played now among {seen['tiles']}")
-        if len(options) == 1:
+            log.info("camera tiles %s: %s", seen["tiles"], answer.reason)
+            return Result(False, seen, answer.reason or f"no new tile that can be played now among {seen['tiles']}")
+        if len(options) == 1 and not answer.confirm:
             return self.handle(options[0].to_dict(), "camera")
         self.proposals = [e.to_dict() for e in options]
+        self.selected = 0
         self._publish()
-        ends = ", ".join(f"{e['tile']} on {e.get('end', 'the first place')}" for e in self.proposals)
-        log.info("camera tiles %s: %d possible plays (%s), waiting for the operator", seen["tiles"], len(options), ends)
-        return Result(False, seen, f"ambiguous: {len(options)} placements ({ends}); confirm one on the control page")
+        what = ", ".join(_describe_proposal(e) for e in self.proposals)
+        log.info("camera tiles %s: %d proposal(s) (%s), waiting for the operator", seen["tiles"], len(options), what)
+        if len(options) == 1:
+            return Result(False, seen, f"confirm {what} on the control page or with CONFIRM")
+        if any(e.type != "play" for e in options):
+            return Result(False, seen, f"{len(options)} possible readings ({what}); confirm one on the control page"
+                          " or with CHOOSE and CONFIRM")
+        return Result(False, seen, f"ambiguous: {len(options)} placements ({what}); confirm one on the control page")
 
     def handle_new_game(self, header: Mapping[str, Any]) -> Result:
         try:

@@ -30,6 +30,20 @@ from .events import Event, IllegalEvent, MalformedEvent, Schema, check_fields
 S = TypeVar("S")
 
 
+@dataclass(frozen=True)
+class TileAnswer:
+    """What a settled camera reading of domino tiles means now (``Game.read_tiles``).
+
+    ``events``: none (nothing to do, ``reason`` says why), one (played at once unless
+    ``confirm``), several (the operator chooses one). ``confirm``: even a single event
+    waits for the operator (an end-of-hand count is final and has no contact to check).
+    """
+
+    events: tuple[Event, ...] = ()
+    reason: str = ""
+    confirm: bool = False
+
+
 class BadOptions(ValueError):
     """An option name or value was refused; the message names the key and allowed values."""
 
@@ -162,6 +176,14 @@ class Game(Generic[S]):
         none (nothing new), one (the camera's play) or several (the operator chooses).
         Default: the game takes no tiles."""
         return []
+
+    def read_tiles(self, state: S, tiles: Sequence[Any]) -> TileAnswer:
+        """Like :meth:`from_tiles`, with the reason when nothing is proposed and whether
+        the operator must confirm. ``tiles`` entries are ``[a, b]`` or, from the camera,
+        objects with ``tile`` and optional geometry (``touches``, ``zone``; see the game)."""
+        plain = [t["tile"] if isinstance(t, Mapping) else t for t in tiles]
+        events = self.from_tiles(state, plain)
+        return TileAnswer(tuple(events), "" if events else f"{self.name} proposes nothing for tiles {plain}")
 
     # --- outputs ------------------------------------------------------------------
 

@@ -19,6 +19,8 @@ Pure and deterministic: the clock is an argument, the reader is injected (defaul
 >>> still = np.zeros((20, 20, 3), np.uint8)
 >>> [s.feed(still, t) for t in range(8)]  # the first frame only sets the picture to compare
 [None, None, None, ((2, 6),), None, None, None, ((2, 3), (2, 6))]
+>>> [r.pips for r in s.readings]  # the reported frame's readings, with their positions
+[(6, 2), (2, 3)]
 """
 
 from __future__ import annotations
@@ -62,11 +64,14 @@ class TileSettler:
                                    work_width=work_width)
         self._history: deque[Tiles | None] = deque(maxlen=agree)
         self._last: Tiles | None = None
+        self.readings: tuple[TileReading, ...] = ()  # the last reported frame's tiles, with positions
         self.reason = "starting"
 
     def feed(self, frame: np.ndarray, now: float) -> Tiles | None:
         """One frame at time ``now``; the tiles (each as (low, high), sorted) when the
-        settled set differs from the last one reported, else None."""
+        settled set differs from the last one reported, else None. When it reports,
+        ``readings`` holds that frame's readings (centre, angle, corners) for the
+        geometry (``vision.tile_contacts``)."""
         still = self.stillness
         still.update(frame, now)
         if still.moving:
@@ -92,5 +97,6 @@ class TileSettler:
             self.reason = "already reported"
             return None
         self._last = tiles
+        self.readings = tuple(readings)
         self.reason = "settled"
         return tiles

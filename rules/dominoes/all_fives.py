@@ -32,8 +32,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..events import Event, IllegalEvent, Opt, integer, list_of, text
-from ..game import BadOptions, BadPlayers, Game, Option
+from ..events import Event, IllegalEvent, MalformedEvent, Opt, integer, list_of, text
+from ..game import BadOptions, BadPlayers, Game, Option, TileAnswer
 from .layout import ENDS, Layout
 from .tiles import FULL_SET, Tile, canonical, fmt_tile, fmt_tiles, is_double, pips, round_to_five, tile_field
 
@@ -251,6 +251,10 @@ class AllFives(Game[AllFivesState]):
     def from_tiles(self, state: AllFivesState, tiles: Sequence[Sequence[int]]) -> list[Event]:
         """The plays a camera reading of the tiles on the table proposes (:func:`new_tile_proposals`)."""
         return new_tile_proposals(state, tiles)
+
+    def read_tiles(self, state: AllFivesState, tiles: Sequence[Any]) -> TileAnswer:
+        """A camera reading with geometry: plays while a hand is played, the count after it (:func:`read_table`)."""
+        return read_table(state, tiles)
 
     # --- events -------------------------------------------------------------------
 
@@ -747,11 +751,123 @@ def proposals(state: AllFivesState, tile: Sequence[int], ends: Iterable[str] | N
     ]
 
 
-def new_tile_proposals(state: AllFivesState, seen: Iterable[Sequence[int]]) -> list[Event]:
+@dataclass(frozen=True)
+class SeenTile:
+    """One tile of a camera reading, as plain data (no pixels): the pips, the tiles it
+    touches with matching halves (canonical; None when the camera gave no geometry)
+    and the table zone it lies in (a player's name or seat number, or None)."""
+
+    tile: Tile
+    touches: tuple[Tile, ...] | None = None
+    zone: str | None = None
+
+
+def seen_tile(value: Any) -> SeenTile:
+    """``[a, b]`` or ``{"tile": [a, b], "touches": [[c, d], ...], "zone": "Ann"}``.
+
+    >>> seen_tile([5, 3]), seen_tile({"tile": [5, 3], "touches": [[5, 5]]}).touches
+    (SeenTile(tile=(5, 3), touches=None, zone=None), ((5, 5),))
+    """
+    if isinstance(value, Mapping):
+        unknown = sorted(set(value) - {"tile", "touches", "zone"})
+        if unknown:
+            raise ValueError(f"camera tile {dict(value)!r}: unknown field(s) {unknown}; fields: tile, touches, zone")
+        tile = tile_field(value.get("tile"))
+        touches = value.get("touches")
+        zone = value.get("zone")
+        if zone is not None and not isinstance(zone, str):
+            raise ValueError(f"camera tile {dict(value)!r}: 'zone' must be a name, got {zone!r}")
+        if touches is None:
+            return SeenTile(tile, None, zone)
+        if not isinstance(touches, list | tuple):
+            raise ValueError(f"camera tile {dict(value)!r}: 'touches' must be a list of tiles, got {touches!r}")
+        return SeenTile(tile, tuple(canonical(tile_field(t)) for t in touches), zone)
+    return SeenTile(tile_field(value))
+
+
+def _end_tile(layout: Layout, end: str) -> Tile:
+    """The placed tile (canonical) a tile joined to ``end`` would touch: the
+    spinner for its free sides, else the outermost tile of that end."""
+    if end in layout.free_spinner_sides():
+        spinner = layout.spinner_tile
+        assert spinner is not None
+        return canonical(spinner)
+    return canonical(layout.outer_tile(end))
+
+
+def _contact(state: AllFivesState, seen: SeenTile, options: list[Event]) -> tuple[list[Event], str]:
+    """Keep the placements on the open end(s) the tile physically touches.
+
+    Geometry counts only when the tile touches a tile of the layout; no contact (or
+    none reported) leaves the options as they are. A contact that fits no legal
+    placement gives no option and the reason."""
+    lay = state.layout
+    placed = lay.tiles()
+    touched = [t for t in (seen.touches or ()) if t in placed]
+    if lay.empty or not touched:
+        return options, ""
+    kept = [e for e in options if _end_tile(lay, e["end"]) in touched]
+    if kept or not options:
+        return kept, ""
+    legal = ", ".join(f"{e['end']} (on {fmt_tile(_end_tile(lay, e['end']))})" for e in options)
+    return [], (
+        f"{fmt_tile(seen.tile)} touches {fmt_tiles(touched)}, where it is not a legal play;"
+        f" it could go on {legal}: confirm on the control page or move the tile"
+    )
+
+
+def read_table(state: AllFivesState, seen: Iterable[Any]) -> TileAnswer:
+    """What a settled camera reading means now, with the reason when nothing.
+
+    While a hand is played: a new tile (not in the layout) becomes ``play`` events on
+    the open end(s) it fits; when it fits several, the layout tile it touches picks the
+    end (``touches``); when geometry too leaves several (the free sides of the spinner)
+    the operator chooses. A tile whose contact contradicts every legal end is refused
+    with the reason. While counting (``phase`` "count"): see :func:`count_proposals`.
+
+    >>> game = AllFives()
+    >>> s = game.apply(game.setup(["Ann", "Bob"], game.resolve_options({})), Event("new_hand"))
+    >>> for e in ({"tile": [5, 5]}, {"tile": [5, 0], "end": "right"}, {"tile": [0, 2], "end": "right"}):
+    ...     s = game.apply(s, Event("play", e))
+    >>> [e["end"] for e in read_table(s, [[5, 5], [5, 3]]).events]
+    ['left', 'up', 'down']
+    >>> len(read_table(s, [{"tile": [5, 3], "touches": [[5, 5]]}]).events)  # all three are the spinner's sides
+    3
+    >>> s = game.apply(s, Event("play", {"tile": [5, 1], "end": "up"}))
+    >>> read_table(s, [{"tile": [1, 3], "touches": [[1, 5]]}]).events[0].to_dict()
+    {'type': 'play', 'tile': [1, 3], 'end': 'up', 'source': 'camera'}
+    >>> print(read_table(s, [{"tile": [2, 3], "touches": [[5, 5]]}]).reason)
+    [2, 3] touches [5, 5], where it is not a legal play; it could go on right (on [0, 2]): confirm on the control page or move the tile
+    """
+    items = [seen_tile(x) for x in seen]
+    if state.phase == "count":
+        return count_proposals(state, items)
+    if state.phase != "play":
+        return TileAnswer((), f"the camera's tiles are not used now ({AllFives().describe(state)})")
+    placed = state.layout.tiles()
+    new: dict[Tile, SeenTile] = {}
+    for item in items:
+        if canonical(item.tile) not in placed:
+            new.setdefault(canonical(item.tile), item)
+    events: list[Event] = []
+    reasons: list[str] = []
+    for item in new.values():
+        kept, why = _contact(state, item, proposals(state, item.tile))
+        events += kept
+        if why:
+            reasons.append(why)
+    if events:
+        return TileAnswer(tuple(events), "; ".join(reasons))
+    if reasons:
+        return TileAnswer((), "; ".join(reasons))
+    return TileAnswer((), f"no new tile that can be played now among {[list(i.tile) for i in items]}")
+
+
+def new_tile_proposals(state: AllFivesState, seen: Iterable[Any]) -> list[Event]:
     """Proposals for the tiles a camera reading of the table shows that are not yet
     in the layout (tiles of the layout the camera misses, hidden by a hand, are
     ignored). One new tile with one placement is the usual case; anything else is
-    for the operator to confirm.
+    for the operator to confirm. Entries may carry geometry (see :func:`read_table`).
 
     >>> game = AllFives()
     >>> s = game.apply(game.setup(["Ann", "Bob"], game.resolve_options({})), Event("new_hand"))
@@ -759,13 +875,115 @@ def new_tile_proposals(state: AllFivesState, seen: Iterable[Sequence[int]]) -> l
     >>> [e.to_dict() for e in new_tile_proposals(s, [[2, 6], [2, 3]])]
     [{'type': 'play', 'tile': [2, 3], 'end': 'right', 'source': 'camera'}]
     """
-    placed = state.layout.tiles()
-    new: dict[Tile, Tile] = {}
-    for t in seen:
-        tile = tile_field(list(t))
-        if canonical(tile) not in placed:
-            new.setdefault(canonical(tile), tile)
-    return [e for tile in new.values() for e in proposals(state, tile)]
+    if state.phase != "play":
+        return []
+    return list(read_table(state, seen).events)
+
+
+MAX_COUNT_OPTIONS = 8  # more possible splits than this: the operator enters the count
+
+
+def _zone_player(state: AllFivesState, zone: str | None) -> int | None:
+    """A zone named after a player, or after a seat (``1``..``4`` or ``seat 2``)."""
+    if zone is None:
+        return None
+    if zone in state.players:
+        return state.players.index(zone)
+    digits = zone.lower().removeprefix("seat").strip()
+    if digits.isdigit() and 1 <= int(digits) <= len(state.players):
+        return int(digits) - 1
+    return None
+
+
+def _splits(state: AllFivesState, tiles: Sequence[Tile], limit: int = 5000) -> set[tuple[int, ...]] | None:
+    """Every pips-per-player the tiles could be dealt as, honouring how many tiles
+    each player holds and the tiles known in a hand; None when there are too many."""
+    n = len(state.players)
+    owner = {t: p for p, known in enumerate(state.known) for t in known}
+    frontier = {(tuple(state.counts), (0,) * n)}
+    for t in tiles:
+        nxt = set()
+        for room, values in frontier:
+            who = [owner[t]] if t in owner else range(n)
+            for p in who:
+                if room[p] > 0:
+                    nxt.add((room[:p] + (room[p] - 1,) + room[p + 1:],
+                             values[:p] + (values[p] + pips(t),) + values[p + 1:]))
+        frontier = nxt
+        if len(frontier) > limit:
+            return None
+    return {values for _, values in frontier}
+
+
+def count_proposals(state: AllFivesState, seen: Sequence[SeenTile]) -> TileAnswer:
+    """The ``count`` event a camera reading at the end of a hand proposes: the tiles
+    that are not in the line of play are the players' hands once all are shown.
+
+    ``hands`` when they can be told apart: every tile lies in a zone named after a
+    player (or a seat), or only one player holds tiles. Otherwise ``pips`` for each way
+    the tiles can be split that the tile counts allow (a few at most); beyond that,
+    the total is given in the reason for the operator to split. The operator always
+    confirms (``confirm``): a count closes the hand.
+
+    >>> game = AllFives()
+    >>> s = game.apply(game.setup(["Ann", "Bob"], game.resolve_options({})), Event("new_hand"))
+    >>> s = game.apply(s, Event("play", {"tile": [6, 6]}))
+    >>> s = _evolve(s, phase="count", hand_end="fish", turn=None, counts=(1, 1))  # a blocked hand, shortened
+    >>> count_proposals(s, [SeenTile((6, 6)), SeenTile((1, 2))]).reason.split(":")[0]
+    '1 tile(s) off the line of play, the hands hold 2'
+    >>> answer = count_proposals(s, [SeenTile((6, 6)), SeenTile((1, 2)), SeenTile((0, 4))])
+    >>> [list(e["pips"]) for e in answer.events], answer.confirm
+    ([[3, 4], [4, 3]], True)
+    >>> count_proposals(s, [SeenTile((1, 2), zone="Bob"), SeenTile((0, 4), zone="Ann")]).events[0].to_dict()["hands"]
+    [[[0, 4]], [[1, 2]]]
+    """
+    on_table = state.layout.tiles()
+    off: dict[Tile, SeenTile] = {}
+    for item in seen:
+        if canonical(item.tile) not in on_table:
+            off.setdefault(canonical(item.tile), item)
+    need = sum(state.counts)
+    total = sum(pips(t) for t in off)
+    if len(off) != need:
+        return TileAnswer((), (
+            f"{len(off)} tile(s) off the line of play, the hands hold {need}:"
+            " waiting until every hand is shown face up"
+        ), confirm=True)
+    tiles = sorted(off)
+    game = GAMES[0]
+    refusals: list[str] = []
+
+    def legal(event: Event) -> bool:
+        try:
+            game.apply(state, event)
+        except (IllegalEvent, MalformedEvent) as exc:
+            refusals.append(str(exc))
+            return False
+        return True
+
+    n = len(state.players)
+    owners = [_zone_player(state, off[t].zone) for t in tiles]
+    holders = [p for p in range(n) if state.counts[p]]
+    hands: list[list[list[int]]] | None = None
+    if all(o is not None for o in owners):
+        hands = [[list(t) for t, o in zip(tiles, owners) if o == p] for p in range(n)]
+    elif len(holders) <= 1:
+        hands = [[list(t) for t in tiles] if p in holders else [] for p in range(n)]
+    if hands is not None:
+        event = Event("count", {"hands": hands}, source="camera")
+        if legal(event):
+            return TileAnswer((event,), "", confirm=True)
+    splits = _splits(state, tiles)
+    if splits is not None and len(splits) <= MAX_COUNT_OPTIONS:
+        events = tuple(e for e in (Event("count", {"pips": list(v)}, source="camera") for v in sorted(splits))
+                       if legal(e))
+        if events:
+            return TileAnswer(events, "", confirm=True)
+    why = f" ({refusals[0]})" if refusals else ""
+    return TileAnswer((), (
+        f"{len(tiles)} tile(s) with {total} pips in all off the line of play ({fmt_tiles(tiles)}):"
+        f" split them between the players and enter the count{why}"
+    ), confirm=True)
 
 
 def legal_plays(state: AllFivesState) -> list[Event]:

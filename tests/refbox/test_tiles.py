@@ -81,3 +81,151 @@ def test_camera_reads_real_tile_photos_into_plays(tmp_path):
         assert {tuple(sorted(p["tile"])) for p in table.view.data["proposals"]} == {(1, 3)}
     finally:
         table.stop()
+
+
+# --- geometry, the end-of-hand count and the keypad's CONFIRM ---------------------------
+
+TWO_FIVES = [{"type": "play", "tile": [5, 1]}, {"type": "play", "tile": [1, 0], "end": "right"},
+             {"type": "play", "tile": [0, 5], "end": "right"}]  # open: 5 on 5-1 and 5 on 0-5
+
+
+def test_the_tile_it_touches_picks_the_end_and_a_contradiction_changes_nothing(tmp_path):
+    table = new_hand(tmp_path)
+    for e in TWO_FIVES:
+        assert table.handle(e).accepted
+    before, events = table.view.data, list(table.journal.events(table.game_id))
+    r = table.handle_tiles([{"tile": [5, 3], "touches": [[0, 1]]}])  # against the middle tile
+    assert not r.accepted and "[5, 3] touches [0, 1], where it is not a legal play" in r.reason
+    r = table.handle_tiles([{"tile": [5, 3], "touches": [[9, 9]]}])
+    assert not r.accepted and r.reason.startswith("bad camera tiles: expected a tile")
+    assert table.view.data == before and list(table.journal.events(table.game_id)) == events
+    r = table.handle_tiles([[5, 1], [1, 0], [0, 5], {"tile": [5, 3], "touches": [[0, 5]]}])
+    assert r.accepted and r.event["end"] == "right" and r.event["source"] == "camera"
+
+
+def domino_hand(tmp_path) -> Table:
+    """Two players, five tiles each; Ann plays out, Bob keeps one tile."""
+    table = Table(Journal(tmp_path / "j.sqlite3"), DOMINOES | {"options": {"hand_size": 5}}, clock=Clock())
+    plays = [([6, 6], None), ([6, 1], "right"), ([6, 2], "left"), ([6, 3], "up"), ([6, 4], "down"),
+             ([1, 0], "right"), ([2, 2], "left"), ([3, 3], "up"), ([4, 4], "down")]
+    assert table.handle({"type": "new_hand"}).accepted
+    for tile, end in plays:
+        assert table.handle({"type": "play", "tile": tile} | ({"end": end} if end else {})).accepted
+    assert table.view.data["phase"] == "count"
+    return table
+
+
+def test_the_count_read_from_the_hands_waits_for_confirm(tmp_path):
+    table = domino_hand(tmp_path)
+    laid = [p["tile"] for p in table.view.data["layout"]]
+    r = table.handle_tiles(laid)
+    assert not r.accepted and "0 tile(s) off the line of play, the hands hold 1" in r.reason
+    r = table.handle_tiles(laid + [[5, 5]])
+    assert not r.accepted and r.reason.startswith('confirm count {"hands": [[], [[5, 5]]]}')
+    assert table.view.data["proposals"] == [{"type": "count", "hands": [[], [[5, 5]]], "source": "camera"}]
+    assert table.view.data["proposal_selected"] == 0
+    r = table.handle_press("confirm")
+    assert r.accepted and r.event["source"] == "button" and r.event["hands"] == [[], [[5, 5]]]
+    assert table.view.data["last_hand"]["pips"] == [0, 10] and "proposals" not in table.view.data
+    r = table.handle_press("confirm")
+    assert not r.accepted and r.reason == "button 'confirm': there is no camera proposal to confirm now"
+
+
+def test_choose_moves_the_selection_and_confirm_plays_it(tmp_path):
+    table = new_hand(tmp_path)
+    for e in TWO_FIVES:
+        assert table.handle(e).accepted
+    r = table.handle_tiles([[5, 3]])  # no geometry: both fives
+    assert "ambiguous: 2 placements" in r.reason
+    assert [p["end"] for p in table.view.data["proposals"]] == ["left", "right"]
+    assert not table.handle_press("choose").accepted and table.view.data["proposal_selected"] == 1
+    assert not table.handle_press("choose").accepted and table.view.data["proposal_selected"] == 0
+    table.handle_press("choose")
+    r = table.handle_press("confirm")
+    assert r.accepted and r.event["end"] == "right" and table.view.data["open_ends"]["right"] == 3
+
+
+def test_keypad_confirm_button_on_a_mock_pin_plays_the_proposal(tmp_path):
+    from gpiozero.pins.mock import MockFactory
+
+    from refbox.config import from_dict
+    from refbox.runtime import Devices, keypad_layout, start_keypad
+    from tests.support import wait_until
+
+    cfg = from_dict({"keypad": {"bounce_ms": 5, "hold_ms": 150}})
+    table = Table(Journal(tmp_path / "j.sqlite3"), DOMINOES, tick=0.02)
+    dev = Devices(table)
+    try:
+        assert keypad_layout(cfg, table)[22] == ("confirm", "fish")  # auto: the dominoes layout
+        table.start()
+        start_keypad(cfg, table, dev, MockFactory())
+        for e in [{"type": "new_hand"}, *TWO_FIVES]:
+            assert table.submit(e).result(5).accepted
+        assert not table.tiles([[5, 1], [1, 0], [0, 5], [5, 3]]).result(5).accepted
+        choose, confirm = dev.keypad.pin_of("choose"), dev.keypad.pin_of("confirm")
+        choose.drive_low()
+        time.sleep(0.02)  # past the 5 ms debounce, well short of the 150 ms hold
+        choose.drive_high()  # a short press: it has a long action, so it reports at the release
+        assert wait_until(lambda: table.view.data.get("proposal_selected") == 1)
+        confirm.drive_low()
+        time.sleep(0.02)
+        confirm.drive_high()
+        assert wait_until(lambda: "proposals" not in table.view.data)
+        last = list(table.journal.events(table.game_id))[-1]
+        assert last["tile"] == [5, 3] and last["end"] == "right" and last["source"] == "button"
+    finally:
+        dev.close()
+        table.stop()
+
+
+def test_camera_reads_a_real_line_of_play_and_the_contact_picks_the_end(tmp_path):
+    """The real photo of a line of play (tests/fixtures/dominoes/layout.jpg) replayed as a
+    camera: the engine has every tile but 6-1 (and 1-4, laid against the 4-4 no engine
+    end shows). 6-1 fits the right end (0-6) and the down arm (3-6) by its pips; it
+    touches 0-6 in the photo, so it is played on the right at once."""
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "layout.jpg", folder / "a.jpg")
+    table = Table(Journal(tmp_path / "j.sqlite3"), DOMINOES, tick=0.05)
+    plays = [([5, 5], None), ([5, 4], "right"), ([2, 5], "up"), ([5, 3], "down"), ([4, 4], "right"),
+             ([4, 0], "right"), ([3, 3], "down"), ([3, 6], "down"), ([0, 0], "right"), ([0, 6], "right")]
+    table.start()
+    try:
+        assert table.submit({"type": "new_hand"}).result(5).accepted
+        for tile, end in plays:
+            assert table.submit({"type": "play", "tile": tile} | ({"end": end} if end else {})).result(5).accepted
+        assert sorted(e for e, v in table.view.data["open_ends"].items() if v == 6) == ["down", "right"]
+        worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=25), table, interval=0.05)
+        worker.start()
+        end = time.monotonic() + 60
+        while time.monotonic() < end and table.view.data["open_ends"]["right"] != 1:
+            time.sleep(0.05)
+        worker.stop()
+        last = list(table.journal.events(table.game_id))[-1]
+        assert last["tile"] == [6, 1] and last["end"] == "right" and last["source"] == "camera"
+        assert "proposals" not in table.view.data
+    finally:
+        table.stop()
+
+
+def test_camera_zones_file_is_loaded_or_refused_naming_the_key(tmp_path):
+    import json
+
+    import pytest
+
+    from refbox.config import ConfigError, from_dict
+    from refbox.runtime import Devices, load_zones, start_camera
+
+    good = tmp_path / "zones.json"
+    good.write_text(json.dumps({"size": [640, 640], "zones": {"Ann": [[0, 0], [640, 0], [640, 300], [0, 300]],
+                                                              "Bob": [[0, 340], [640, 340], [640, 640], [0, 640]]}}))
+    zones = load_zones(str(good))
+    assert zones.names == ("Ann", "Bob") and zones.zone_of((10, 600)) == "Bob"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"zones": {"Ann": [[0, 0]]}}')
+    for path, why in ((bad, "polygon needs at least 3"), (tmp_path / "none.json", "No such file")):
+        cfg = from_dict({"camera": {"zones": str(path)}})
+        (tmp_path / path.stem).mkdir()
+        table = new_hand(tmp_path / path.stem)
+        with pytest.raises(ConfigError, match=rf"camera.zones: cannot use {path}: .*{why}"):
+            start_camera(cfg, table, Devices(table), sim=False)

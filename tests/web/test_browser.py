@@ -238,3 +238,31 @@ def test_control_panel_confirms_an_ambiguous_camera_reading(page, tmp_path):
         assert s.table.view.data["arms"]["down"] == [[2, 3]] and "proposals" not in s.table.view.data
     finally:
         s.stop()
+
+
+def test_control_panel_confirms_the_count_the_camera_read_from_the_hands(page, tmp_path):
+    """Three players: Ann plays out; the camera sees the two tiles left (Bob's and
+    Cat's, no zones), so both splits are proposed and the operator clicks one."""
+    s = Served(tmp_path / "j.sqlite3", {"game": "all-fives", "players": ["Ann", "Bob", "Cat"],
+                                        "options": {"hand_size": 5}})
+    plays = [([6, 6], None), ([6, 1], "right"), ([6, 2], "left"), ([6, 3], "up"), ([6, 4], "down"),
+             ([1, 0], "right"), ([2, 2], "left"), ([3, 3], "up"), ([4, 4], "down"), ([0, 5], "right"),
+             ([2, 5], "left"), ([3, 5], "up"), ([4, 0], "down")]
+    try:
+        s.submit({"type": "new_hand"})
+        for tile, end in plays:
+            s.submit({"type": "play", "tile": tile} | ({"end": end} if end else {}))
+        laid = [p["tile"] for p in s.table.view.data["layout"]]
+        assert not s.table.tiles(laid + [[1, 2], [6, 5]]).result(5).accepted
+        e = expect()
+        page.goto(s.url + "/login")
+        page.fill("#pin", s.pin)
+        page.click("#login-button")
+        page.wait_for_url(re.compile(r"/control$"))
+        e(page.locator("#pending button")).to_have_count(2)
+        page.locator("#pending button", has_text="[0,11,3]").click()
+        e(page.locator("#answer")).to_contain_text("accepted")
+        e(page.locator("#pending-panel")).to_be_hidden()
+        assert s.table.view.data["last_hand"]["pips"] == [0, 11, 3]
+    finally:
+        s.stop()
