@@ -136,8 +136,10 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
     []
     """
     work, scale = working_copy(image)
-    faces = candidate_faces(work, params)
-    chosen = learned_faces(work, faces, params) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
+    background = table_background(work)
+    regions = die_regions(work, background, params) if params.region_colour > 0 else None
+    faces = candidate_faces(work, params, background, regions)
+    chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
     out: list[DieReading] = []
     for f in chosen:
         x0, y0, x1, y1 = f.box
@@ -153,14 +155,25 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
     return out
 
 
-def candidate_faces(work: np.ndarray, params: Params = DEFAULT) -> list[Face]:
-    """Every pip group that forms a die face, before one face per die is chosen."""
+def candidate_faces(
+    work: np.ndarray,
+    params: Params = DEFAULT,
+    background: np.ndarray | None = None,
+    regions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> list[Face]:
+    """Every pip group that forms a die face, before one face per die is chosen.
+
+    ``background`` (:func:`table_background`) and ``regions`` (:func:`die_regions`)
+    are made here when not given.
+    """
     evidence = pip_evidence(work, params)
     pips = find_pips(evidence, work, params)
-    background = table_background(work)
+    if background is None:
+        background = table_background(work)
     faces: list[Face] = []
     smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
-    regions = die_regions(work, background, params) if params.region_colour > 0 else None
+    if regions is None and params.region_colour > 0:
+        regions = die_regions(work, background, params)
     todo = link_pips(pips, work, params, smooth, regions)
     while todo:
         group = todo.pop()
@@ -707,13 +720,14 @@ def die_size(faces: list[Face]) -> float:
     return float(np.median(clear)) if clear else 0.0
 
 
-def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT) -> list[Face]:
+def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT, regions: tuple[np.ndarray, np.ndarray] | None = None) -> list[Face]:
     """One face per die, read by the classifier of :mod:`vision.dice_model` from a crop round each candidate.
 
     A candidate is kept when the classifier says it is a die (probability of
     "no die" below ``1 - min_die``); of kept candidates closer than ``same_die``
-    die sizes (the picture's, :func:`die_size`, or the candidates' own if bigger)
-    the surest wins. Its value is the classifier's most likely value and its
+    die sizes (the picture's, :func:`die_size`, or the candidates' own if bigger,
+    up to 1.5 times the picture's), or lying in the outline of one lone die
+    (``regions``, :func:`die_regions`, made here when not given), the surest wins. Its value is the classifier's most likely value and its
     confidence that value's probability (below ``CONFIDENCE_THRESHOLD``: unsure).
     """
     from .dice_model import classify
@@ -739,9 +753,23 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT)
     # sizes up to half as much again (a lone big blob, taken for a pip, would claim a wide
     # circle and swallow the dice round it)
     reach = (lambda a, b: min(max(a, b, size), 1.5 * size)) if size else (lambda a, b: max(a, b))
+    # two candidates inside the outline of one lone die (die_regions: convex, about square,
+    # at most two die sizes across) are that die however far apart (a top face and a tall
+    # side face seen from the side)
+    if regions is None and params.region_colour > 0:
+        regions = die_regions(work, table_background(work), params)
+
+    def region(f: Face) -> int:
+        if regions is None:
+            return 0
+        lab, sizes = regions
+        r = int(lab[min(max(int(f.y), 0), lab.shape[0] - 1), min(max(int(f.x), 0), lab.shape[1] - 1)])
+        return r if r and sizes[r] <= 2.0 * (size or f.size) else 0
+
     kept: list[Face] = []
     for _, f in cands:
-        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) for k in kept):
+        rf = region(f)
+        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) and not (rf and region(k) == rf) for k in kept):
             kept.append(f)
     return kept
 

@@ -160,3 +160,21 @@ def test_a_candidate_with_an_outsized_die_size_does_not_swallow_its_neighbours()
     faces[middle] = replace(faces[middle], size=200.0)
     kept = learned_faces(img, faces)
     assert sorted((round(f.x / 60), f.value) for f in kept) == [(2, 2), (3, 4), (4, 6)]
+
+
+def test_two_candidates_in_the_outline_of_one_lone_die_are_one_die() -> None:
+    # a top face and a tall side face can lie further apart than `same_die`; when both are in
+    # the outline of one lone die (die_regions) only the surer one is kept
+    from dataclasses import replace
+
+    from vision.dice import candidate_faces, learned_faces
+
+    img = np.full((240, 320, 3), (150, 150, 148), np.uint8)
+    draw_die(img, 5, (160, 100), 40, 0.0, body=(40, 40, 190), pip=(240, 240, 240))
+    (face,) = candidate_faces(img)
+    draw_die(img, 5, (198, 100), 40, 0.0, body=(40, 40, 190), pip=(240, 240, 240))
+    other = replace(face, x=face.x + 38)
+    outline = np.zeros(img.shape[:2], np.int32)
+    assert len(learned_faces(img, [face, other], regions=(outline, np.array([0.0])))) == 2
+    outline[80:120, 140:220] = 1
+    assert len(learned_faces(img, [face, other], regions=(outline, np.array([0.0, 75.0])))) == 1
