@@ -41,6 +41,13 @@ import numpy as np
 
 from .types import TileReading
 
+# Outline tests: a point shows the edge when outside and inside differ by this much;
+# a side when its medians differ beyond _SIDE_NOISE times their noise (at least
+# _SIDE_MIN); below _OUTLINE_WEAK of either the candidate is no tile.
+_OUTLINE_MIN = 18.0
+_SIDE_MIN = 9.0
+_SIDE_NOISE = 3.0
+_OUTLINE_WEAK = 0.2
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -294,8 +301,11 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
 
 
 def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray,
-                      length: float, width: float, body: np.ndarray, thr: float) -> float:
+                      length: float, width: float, body: np.ndarray, thr: float) -> tuple[float, float]:
     """Share of the outline where the tile's edge shows: just outside differs from just inside.
+
+    Returns the share of outline points, and the share of sides whose medians differ
+    beyond their noise.
 
     Compared point by point, so a white tile on a white table still shows by its bevel
     and shadow, while a stroke on a plain table (the same colour all round) does not.
@@ -311,11 +321,23 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
     qo, qi = np.concatenate(long_o + end_o), np.concatenate(long_i + end_i)
     ok = (qo[:, 0] >= 0) & (qo[:, 0] < w - 1) & (qo[:, 1] >= 0) & (qo[:, 1] < h - 1)
     if not ok.any():
-        return 0.0
-    qo, qi = qo[ok].astype(int), np.clip(qi[ok], 0, [w - 1, h - 1]).astype(int)
+        return 0.0, 0.0
+    qo, qi = np.clip(qo, 0, [w - 1, h - 1]).astype(int), np.clip(qi, 0, [w - 1, h - 1]).astype(int)
     so = image[qo[:, 1], qo[:, 0]].astype(np.float32)
     si = image[qi[:, 1], qi[:, 0]].astype(np.float32)
-    return float((np.linalg.norm(so - si, axis=1) > max(18.0, 0.6 * thr)).mean())
+    point = float((np.linalg.norm(so - si, axis=1)[ok] > max(_OUTLINE_MIN, 0.6 * thr)).mean())
+    # A side whose table and tile differ only a little (a black tile on dark felt)
+    # still shows when both are even: compare the side's medians against their noise.
+    sides = 0
+    for k in range(4):
+        sl = slice(19 * k, 19 * (k + 1))
+        if ok[sl].sum() < 12:
+            continue
+        o, i = so[sl][ok[sl]], si[sl][ok[sl]]
+        mo, mi = np.median(o, axis=0), np.median(i, axis=0)
+        noise = max(float(np.median(np.abs(o - mo).max(axis=1))), float(np.median(np.abs(i - mi).max(axis=1))))
+        sides += float(np.linalg.norm(mo - mi)) > max(_SIDE_MIN, _SIDE_NOISE * noise)
+    return point, sides / 4
 
 
 def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
@@ -382,8 +404,8 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     div = diff[int(0.3 * P) : int(0.7 * P), P - 1 : P + 1]
     if float(np.median(div)) < max(30.0, 0.2 * potential):
         return None
-    outline = _outline_contrast(image, center, axis, perp, length, width, body, thr)
-    if outline < 0.3:
+    outline, sides = _outline_contrast(image, center, axis, perp, length, width, body, thr)
+    if max(outline, sides) < _OUTLINE_WEAK:
         return None
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
     band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
@@ -412,6 +434,9 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # A blank double has no pips to vouch for it: any stroke on a plain surface looks
     # like one, so it must stand out from the table all round.
     if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0):
+        return None
+    # A faint outline (a black tile on dark felt) needs pips that vouch for the tile.
+    if outline < 0.3 and (min(confs) < 1.0 or None in values or sum(v or 0 for v in values) < 3):
         return None
     # So has a tile with few pips or an unsure half: it needs a clear outline too.
     if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
