@@ -413,8 +413,8 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     local = cv2.medianBlur(patch, 15).astype(np.float32)
     diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
-    outline, sides = _outline_contrast(image, center, axis, perp, length, width, body, thr)
-    if max(outline, sides) < _OUTLINE_WEAK:
+    outline, side_share = _outline_contrast(image, center, axis, perp, length, width, body, thr)
+    if max(outline, side_share) < _OUTLINE_WEAK:
         return None
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
     band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
