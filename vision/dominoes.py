@@ -48,6 +48,7 @@ _OUTLINE_MIN = 18.0
 _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
 _OUTLINE_WEAK = 0.2
+_BAR_GROW = 1.4
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -369,6 +370,19 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
         return None
     thr = max(28.0, 4 * spread)
+    # A blurred bar's ends fade: the stroke found can be much shorter than the bar.
+    # Follow the bar along its line while it keeps half its contrast.
+    along_bar = np.linalg.norm(big[:, int(cx) - 1 : int(cx) + 2] - body, axis=2).max(axis=1)
+    level = float(np.median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
+    ends = []
+    for sign in (-1, 1):
+        k = int(half_len)
+        while k < _BAR_GROW * half_len and 0 <= int(cy + sign * (k + 1)) < bh and along_bar[int(cy + sign * (k + 1))] > 0.5 * level:
+            k += 1
+        ends.append(k)
+    grown = min(ends) > 1.05 * half_len
+    half_len = max(half_len, float(min(ends)))
+    bar_len = 2 * half_len * scale
     sides = []
     reach = half_len / 0.66  # no divider is shorter than two thirds of the tile's width
     for sign in (-1, 1):
@@ -392,7 +406,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if margin < max(0.6, 0.02 * P):  # a seam between tiles runs edge to edge
         return None
     width = (left + right) * scale
-    if not 0.55 < cand.length / width < 0.97:
+    if not 0.55 < bar_len / width < 0.97:
         return None
     center = cand.center + u * (right - left) / 2 * scale
     # 2. Rectify the tile: half 0 first in reading order (left to right, top to bottom).
@@ -424,7 +438,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     if base_quality < 1.0 and not _divider_across(diff, band, 0.5):  # checked again below
         return None
-    if values == [0, 0] and outline < 0.6:  # a blank double needs a clear outline (below)
+    if values == [0, 0] and (outline < 0.6 or grown):  # a blank double needs a clear outline (below)
         return None
     # The outline is not always where it was measured: try a slightly shorter, longer,
     # narrower or wider tile and keep the reading whose pips look most like domino
@@ -446,7 +460,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     # A blank double has no pips to vouch for it: any stroke on a plain surface looks
     # like one, so it must stand out from the table all round.
-    if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0):
+    if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0 or grown):
         return None
     # A faint outline (a black tile on dark felt) needs pips that vouch for the tile.
     if outline < 0.3 and (min(confs) < 1.0 or None in values or sum(v or 0 for v in values) < 3):
