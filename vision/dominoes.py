@@ -371,13 +371,16 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     thr = max(28.0, 4 * spread)
     # A blurred bar's ends fade: the stroke found can be much shorter than the bar.
-    # Follow the bar along its line while it keeps half its contrast.
+    # Follow the bar along its line while it keeps half its contrast and the tile's
+    # colour is on both sides of it (not past the tile's side onto the table).
     along_bar = np.linalg.norm(big[:, int(cx) - 1 : int(cx) + 2] - body, axis=2).max(axis=1)
+    flank = np.linalg.norm(big[:, strip_cols[1::2]] - body, axis=2).max(axis=1)
     level = float(np.median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
+    bar_on = (along_bar > 0.5 * level) & (flank < thr)
     ends = []
     for sign in (-1, 1):
         k = int(half_len)
-        while k < _BAR_GROW * half_len and 0 <= int(cy + sign * (k + 1)) < bh and along_bar[int(cy + sign * (k + 1))] > 0.5 * level:
+        while k < _BAR_GROW * half_len and 0 <= int(cy + sign * (k + 1)) < bh and bar_on[int(cy + sign * (k + 1))]:
             k += 1
         ends.append(k)
     grown = min(ends) > 1.05 * half_len
