@@ -41,6 +41,14 @@ import numpy as np
 
 from .types import TileReading
 
+# Outline tests: a point shows the edge when outside and inside differ by this much;
+# a side when its medians differ beyond _SIDE_NOISE times their noise (at least
+# _SIDE_MIN); below _OUTLINE_WEAK of either the candidate is no tile.
+_OUTLINE_MIN = 18.0
+_SIDE_MIN = 9.0
+_SIDE_NOISE = 3.0
+_OUTLINE_WEAK = 0.2
+_BAR_GROW = 1.4
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -67,8 +75,13 @@ def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
     out: list[_Candidate] = []
     for c in (14, 40):
         for cand in _strokes(chan, block, c):
-            if all(np.linalg.norm(cand.center - o.center) > 3 or abs(float(cand.along @ o.along)) < 0.98 for o in out):
-                out.append(cand)
+            if out:
+                cen = np.array([o.center for o in out])
+                along = np.array([o.along for o in out])
+                near = np.hypot(*(cen - cand.center).T) <= 3
+                if (near & (np.abs(along @ cand.along) >= 0.98)).any():
+                    continue
+            out.append(cand)
     return out
 
 
@@ -294,8 +307,11 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
 
 
 def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray,
-                      length: float, width: float, body: np.ndarray, thr: float) -> float:
+                      length: float, width: float, body: np.ndarray, thr: float) -> tuple[float, float]:
     """Share of the outline where the tile's edge shows: just outside differs from just inside.
+
+    Returns the share of outline points, and the share of sides whose medians differ
+    beyond their noise.
 
     Compared point by point, so a white tile on a white table still shows by its bevel
     and shadow, while a stroke on a plain table (the same colour all round) does not.
@@ -311,11 +327,23 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
     qo, qi = np.concatenate(long_o + end_o), np.concatenate(long_i + end_i)
     ok = (qo[:, 0] >= 0) & (qo[:, 0] < w - 1) & (qo[:, 1] >= 0) & (qo[:, 1] < h - 1)
     if not ok.any():
-        return 0.0
-    qo, qi = qo[ok].astype(int), np.clip(qi[ok], 0, [w - 1, h - 1]).astype(int)
+        return 0.0, 0.0
+    qo, qi = np.clip(qo, 0, [w - 1, h - 1]).astype(int), np.clip(qi, 0, [w - 1, h - 1]).astype(int)
     so = image[qo[:, 1], qo[:, 0]].astype(np.float32)
     si = image[qi[:, 1], qi[:, 0]].astype(np.float32)
-    return float((np.linalg.norm(so - si, axis=1) > max(18.0, 0.6 * thr)).mean())
+    point = float((np.linalg.norm(so - si, axis=1)[ok] > max(_OUTLINE_MIN, 0.6 * thr)).mean())
+    # A side whose table and tile differ only a little (a black tile on dark felt)
+    # still shows when both are even: compare the side's medians against their noise.
+    sides = 0
+    for k in range(4):
+        sl = slice(19 * k, 19 * (k + 1))
+        if ok[sl].sum() < 12:
+            continue
+        o, i = so[sl][ok[sl]], si[sl][ok[sl]]
+        mo, mi = np.median(o, axis=0), np.median(i, axis=0)
+        noise = max(float(np.median(np.abs(o - mo).max(axis=1))), float(np.median(np.abs(i - mi).max(axis=1))))
+        sides += float(np.linalg.norm(mo - mi)) > max(_SIDE_MIN, _SIDE_NOISE * noise)
+    return point, sides / 4
 
 
 def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
@@ -342,6 +370,22 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
         return None
     thr = max(28.0, 4 * spread)
+    # A blurred bar's ends fade: the stroke found can be much shorter than the bar.
+    # Follow the bar along its line while it keeps half its contrast and the tile's
+    # colour is on both sides of it (not past the tile's side onto the table).
+    along_bar = np.linalg.norm(big[:, int(cx) - 1 : int(cx) + 2] - body, axis=2).max(axis=1)
+    flank = np.linalg.norm(big[:, strip_cols[1::2]] - body, axis=2).max(axis=1)
+    level = float(np.median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
+    bar_on = (along_bar > 0.5 * level) & (flank < thr)
+    ends = []
+    for sign in (-1, 1):
+        k = int(half_len)
+        while k < _BAR_GROW * half_len and 0 <= int(cy + sign * (k + 1)) < bh and bar_on[int(cy + sign * (k + 1))]:
+            k += 1
+        ends.append(k)
+    grown = min(ends) > 1.05 * half_len
+    half_len = max(half_len, float(min(ends)))
+    bar_len = 2 * half_len * scale
     sides = []
     reach = half_len / 0.66  # no divider is shorter than two thirds of the tile's width
     for sign in (-1, 1):
@@ -365,7 +409,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if margin < max(0.6, 0.02 * P):  # a seam between tiles runs edge to edge
         return None
     width = (left + right) * scale
-    if not 0.55 < cand.length / width < 0.97:
+    if not 0.55 < bar_len / width < 0.97:
         return None
     center = cand.center + u * (right - left) / 2 * scale
     # 2. Rectify the tile: half 0 first in reading order (left to right, top to bottom).
@@ -373,22 +417,32 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     perp = np.array([-axis[1], axis[0]], np.float32)
     length = _tile_length(image, center, axis, perp, width, body, thr)
     patch = _warp(image, center, axis, perp, length / (2 * P), (2 * P, P), width / P)
-    local = cv2.medianBlur(patch, 15).astype(np.float32)
-    diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
-    tile_body = np.median(patch.reshape(-1, 3), axis=0)
+    tile_body = np.median(patch[::2, ::2].reshape(-1, 3), axis=0)
     if np.linalg.norm(tile_body - body) > 40:
         return None
-    # The divider must stand out clearly, and so must the tile from the table.
-    div = diff[int(0.3 * P) : int(0.7 * P), P - 1 : P + 1]
+    # The divider must stand out clearly, and so must the tile from the table. (The
+    # median filter of a strip 8 px either side of the divider gives the same values
+    # on the divider as that of the whole patch, for a fraction of the time.)
+    strip = patch[:, P - 8 : P + 8]
+    strip_diff = np.linalg.norm(strip.astype(np.float32) - cv2.medianBlur(strip, 15).astype(np.float32), axis=2)
+    div = strip_diff[int(0.3 * P) : int(0.7 * P), 7:9]
     if float(np.median(div)) < max(30.0, 0.2 * potential):
         return None
-    outline = _outline_contrast(image, center, axis, perp, length, width, body, thr)
-    if outline < 0.3:
+    local = cv2.medianBlur(patch, 15).astype(np.float32)
+    diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
+    outline, side_share = _outline_contrast(image, center, axis, perp, length, width, body, thr)
+    if max(outline, side_share) < _OUTLINE_WEAK:
         return None
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
     band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
     values, confs, clutter_total, _ = _read_pips(diff, band)
     base_quality = min(confs) - clutter_total / (P * P)
+    if outline < 0.3 and base_quality < 1.0:  # a faint outline needs clear pips at once
+        return None
+    if base_quality < 1.0 and not _divider_across(diff, band, 0.5):  # checked again below
+        return None
+    if values == [0, 0] and (outline < 0.6 or grown):  # a blank double needs a clear outline (below)
+        return None
     # The outline is not always where it was measured: try a slightly shorter, longer,
     # narrower or wider tile and keep the reading whose pips look most like domino
     # patterns (a short divider makes the tile look narrower than it is).
@@ -405,13 +459,14 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
                     break
         _, values, confs, clutter_total, length, width, diff = best
     # The divider itself must be there across the middle of the tile.
-    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
-    mid = diff[:, P - band // 2 : P + band // 2].max(axis=1)
-    if (mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() < 0.6:
+    if not _divider_across(diff, band):
         return None
     # A blank double has no pips to vouch for it: any stroke on a plain surface looks
     # like one, so it must stand out from the table all round.
-    if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0):
+    if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0 or grown):
+        return None
+    # A faint outline (a black tile on dark felt) needs pips that vouch for the tile.
+    if outline < 0.3 and (min(confs) < 1.0 or None in values or sum(v or 0 for v in values) < 3):
         return None
     # So has a tile with few pips or an unsure half: it needs a clear outline too.
     if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
@@ -420,6 +475,13 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
                  score, min(confs), length, outline)
+
+
+def _divider_across(diff: np.ndarray, band: int, share: float = 0.6) -> bool:
+    """Does the divider's mark run across ``share`` of the rectified tile's width?"""
+    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
+    mid = diff[:, P - band // 2 : P + band // 2].max(axis=1)
+    return bool((mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() >= share)
 
 
 # Other tile sizes to try (length, width factors), nearest first.
@@ -519,11 +581,17 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     dark_marks = image.min(axis=2)
     light_marks = 255 - image.max(axis=2)
     tiles: list[_Tile] = []
+    sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
     for chan in (dark_marks, light_marks):
         for cand in _dividers(np.ascontiguousarray(chan), block):
+            if any(float(np.linalg.norm(cand.center - t.center)) < 0.15 * t.width
+                   and abs(float(cand.along @ t.axis)) < 0.2 for t in sure):
+                continue
             tile = _read_candidate(image, cand)
             if tile is not None:
                 tiles.append(tile)
+                if tile.confidence >= 1.0 and tile.outline >= 0.5:
+                    sure.append(tile)
     tiles.sort(key=lambda t: -t.score)
     kept: list[_Tile] = []
     for t in tiles:
