@@ -285,6 +285,15 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("button {button} does nothing in {game}; buttons: {buttons}"),
     N_("no new tile that can be played now among {tiles}"),
     N_("ambiguous: {n} placements ({ends}); confirm one on the control page"),
+    # ({proposal}, {proposals}: "[6, 2] on left" or 'count {"pips": [3, 4]}')
+    N_("confirm {proposal} on the control page or with CONFIRM"),
+    N_("{n} possible readings ({proposals}); confirm one on the control page or with CHOOSE and CONFIRM"),
+    N_("button {button}: there is no camera proposal to confirm now"),
+    N_("button {button}: there is no camera proposal to choose now"),
+    N_("selected proposal {n} of {count}"),
+    N_("bad camera tiles: {reason}"),
+    # rules/game.py Game.read_tiles
+    N_("{game} proposes nothing for tiles {tiles}"),
     # web/auth.py and web/api.py
     N_("control is off: no control PIN is configured (web.pin)"),
     N_("wrong PIN"),
@@ -466,6 +475,22 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("{player} is known to hold {tiles}"),
     N_("{player} cannot hold {value} pips in {n} tile(s) (possible {low}..{high})"),
     N_("{tile} is given twice"),
+    # rules/dominoes/all_fives.py read_table, count_proposals, seen_tile (the camera's tiles;
+    # {places}: "left (on [1, 5]), right (on [0, 5])"; {refusal}: a whole refusal message)
+    N_("{tile} touches {tiles}, where it is not a legal play; it could go on {places}:"
+       " confirm on the control page or move the tile"),
+    N_("the camera's tiles are not used now ({when})"),
+    # AllFives.describe between hands and after the game ({when} above)
+    N_("before hand {n}"),
+    N_("won by {side}"),
+    N_("{n} tile(s) off the line of play, the hands hold {need}: waiting until every hand is shown face up"),
+    N_("{n} tile(s) with {total} pips in all off the line of play ({tiles}):"
+       " split them between the players and enter the count"),
+    N_("{n} tile(s) with {total} pips in all off the line of play ({tiles}):"
+       " split them between the players and enter the count ({refusal})"),
+    N_("camera tile {value}: unknown field(s) {fields}; fields: tile, touches, zone"),
+    N_("camera tile {value}: 'zone' must be a name, got {zone}"),
+    N_("camera tile {value}: 'touches' must be a list of tiles, got {touches}"),
     # rules/dominoes/all_fives.py IllegalPlay ({end}: msgctxt "end"; {fits}: "left (4), down (6)")
     N_("the first tile starts the line; there is no spinner yet"),
     N_("no open end shows {pips}"),
@@ -497,13 +522,23 @@ AND = N_("{first} and {second}")
 BALL_NAMES: tuple[str, ...] = ("red", "yellow", "green", "brown", "blue", "pink", "black", "colour")
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_NESTED = ("reason", "why", "stop")  # placeholders that hold a reason of their own
+_NESTED = ("reason", "why", "stop", "when")  # placeholders that hold a reason of their own
 _LISTED = ("conditions",)  # reasons of their own joined by " and "
+_WHOLE = ("refusal",)  # a whole refusal message (envelope and reason) inside a reason
 #: placeholders that hold a reason of their own or a plain value (an event type, a list)
 _NESTED_OR_VALUE = ("expected",)
 _PLAIN_VALUE = re.compile(r"[a-z][a-z0-9_]*|\[.*\]", re.S)
 #: placeholders whose values are words with catalogue entries (msgctxt, known words)
 _WORDS: dict[str, tuple[str, tuple[str, ...]]] = {}  # filled below the name lists
+
+
+#: placeholders that can only hold one shape of text, so that a reason repeated after
+#: "; " (All Fives: one per tile of a reading) is not taken for one long value
+_SHAPES: dict[str, str] = {
+    "tile": r"\[\d+, \d+\]",  # [5, 3]
+    "tiles": r"[\[\]\d, ]+?",  # [5, 3], [0, 1] or [[6, 6], [6, 2]]
+    "places": r"[a-z ]+ \(on \[\d+, \d+\]\)(?:, [a-z ]+ \(on \[\d+, \d+\]\))*",  # left (on [1, 5]), ...
+}
 
 
 def _pattern_regex(msgid: str) -> re.Pattern[str]:
@@ -515,7 +550,7 @@ def _pattern_regex(msgid: str) -> re.Pattern[str]:
         name = m.group(1)
         # a placeholder may take anything but must not be empty; the last one of a
         # message is greedy so "a: b: c" splits at the first separator
-        group = f"(?P<{name}>.+?)" if name not in seen else f"(?P={name})"
+        group = f"(?P<{name}>{_SHAPES.get(name, '.+?')})" if name not in seen else f"(?P={name})"
         seen.add(name)
         parts.append(group)
         pos = m.end()
@@ -555,7 +590,8 @@ def untranslated(text: str) -> list[str]:
     """
     found = _match(text, _compiled_patterns())
     if found is None:
-        return [text]
+        parts = _joined(text)
+        return [text] if parts is None else [w for part in parts for w in untranslated(part)]
     left: list[str] = []
     for k, v in found[1].items():
         if k in _NESTED:
@@ -570,7 +606,30 @@ def untranslated(text: str) -> list[str]:
             left.append(v)
         elif k == "fits":
             left += [part for part in v.split(", ") if _end_pips(part) is None]
+        elif k in _WHOLE:
+            inner = _split_envelope(v)
+            left += untranslated(inner[1]["reason"] if inner else v)
+        elif k in _PART_LISTS:
+            split, part_text = _PART_LISTS[k]
+            left += [part for part in split.split(v) if part_text(part, "en") is None]
     return left
+
+
+def _joined(text: str) -> list[str] | None:
+    """Reasons joined by "; " (All Fives: one per tile of a camera reading) that no
+    single pattern covers: the first cut whose left side a pattern matches, and the
+    rest split in turn; None when there is no such cut."""
+    start = 0
+    while (cut := text.find("; ", start)) != -1:
+        head, rest = text[:cut], text[cut + 2:]
+        if _match(head, _compiled_patterns()) is not None:
+            if _match(rest, _compiled_patterns()) is not None:
+                return [head, rest]
+            tail = _joined(rest)
+            if tail is not None:
+                return [head, *tail]
+        start = cut + 1
+    return None
 
 
 def _covered(text: str) -> bool:
@@ -616,7 +675,8 @@ def reason_pattern(text: str) -> str | None:
 def _translate_bare(text: str, lang: str) -> str:
     found = _match(text, _compiled_patterns())
     if found is None:
-        return text
+        parts = _joined(text)
+        return text if parts is None else "; ".join(_translate_bare(part, lang) for part in parts)
     msgid, values = found
     out: dict[str, str] = {}
     for k, v in values.items():
@@ -631,8 +691,11 @@ def _translate_bare(text: str, lang: str) -> str:
             v = pgettext_for(lang, _WORDS[k][0], v)
         elif k == "fits":  # all-fives: "left (4), down (6)"
             v = ", ".join(_end_pips(part, lang) or part for part in v.split(", "))
-        elif k == "ends":  # refbox/table.py: "[6, 2] on left, [6, 2] on the first place"
-            v = ", ".join(_tile_on_end(part, lang) for part in re.split(r", (?=\[)", v))
+        elif k in _WHOLE:  # a whole refusal message, envelope and all
+            v = translate_reason(v, lang)
+        elif k in _PART_LISTS:  # "[6, 2] on left", "left (on [1, 5])", 'count {"pips": [3, 4]}'
+            split, part_text = _PART_LISTS[k]
+            v = ", ".join(part_text(part, lang) or part for part in split.split(v))
         out[k] = v
     return gettext_for(lang, msgid).format(**out)
 
@@ -662,12 +725,58 @@ def _end_pips(text: str, lang: str = "en") -> str | None:
 _TILE_ON_END = re.compile(r"(?P<tile>\[[^\]]*\]) on (?P<end>.+)\Z")
 
 
-def _tile_on_end(text: str, lang: str) -> str:
+def _tile_on_end(text: str, lang: str) -> str | None:
+    """``[6, 2] on left`` (a proposed play) in ``lang``; None when it is not one."""
     m = _TILE_ON_END.match(text)
     if m is None or m.group("end") not in END_NAMES:
-        return text
+        return None
     return gettext_for(lang, N_("{tile} on {end}")).format(
         tile=m.group("tile"), end=pgettext_for(lang, "end", m.group("end")))
+
+
+_END_ON_TILE = re.compile(r"(?P<end>[a-z ]+) \(on (?P<tile>\[\d+, \d+\])\)\Z")
+
+
+def _end_on_tile(text: str, lang: str) -> str | None:
+    """``right (on [0, 2])`` (an open end and the tile that shows it) in ``lang``; None
+    when it is not one."""
+    m = _END_ON_TILE.match(text)
+    if m is None or m.group("end") not in END_NAMES:
+        return None
+    return gettext_for(lang, N_("{end} (on {tile})")).format(
+        end=pgettext_for(lang, "end", m.group("end")), tile=m.group("tile"))
+
+
+_TYPED_EVENT = re.compile(r"(?P<type>[a-z][a-z0-9_]*) (?P<fields>\{.*\})\Z", re.S)
+
+
+@lru_cache(maxsize=1)
+def _event_types() -> frozenset[str]:
+    from rules.registry import all_games
+
+    return frozenset(t for game in all_games() for t in game.events)
+
+
+def _proposal(text: str, lang: str) -> str | None:
+    """A proposal the table describes (``refbox/table.py``): ``[6, 2] on left`` or an
+    event type and its fields as JSON (``count {"pips": [3, 4]}``: the type in ``lang``,
+    the fields as written); None when it is neither."""
+    play = _tile_on_end(text, lang)
+    if play is not None:
+        return play
+    m = _TYPED_EVENT.match(text)
+    if m is None or m.group("type") not in _event_types():
+        return None
+    return f"{action_name(m.group('type'), lang)} {m.group('fields')}"
+
+
+#: placeholders that hold a list of parts, each translated by a function (None: not one)
+_PART_LISTS: dict[str, tuple[re.Pattern[str], Callable[[str, str], str | None]]] = {
+    "ends": (re.compile(r", (?=\[)"), _tile_on_end),  # refbox/table.py: "[6, 2] on left, [6, 2] on up"
+    "places": (re.compile(r", (?=[a-z])"), _end_on_tile),  # all_fives: "left (on [1, 5]), right (on [0, 5])"
+    "proposal": (re.compile(r", (?=\[\d+, \d+\] on |[a-z_]+ \{)"), _proposal),
+    "proposals": (re.compile(r", (?=\[\d+, \d+\] on |[a-z_]+ \{)"), _proposal),
+}
 
 
 def translate_reason(text: str, lang: str) -> str:

@@ -68,7 +68,10 @@ def test_every_refusal_met_on_the_way_is_translated(walked):
 
 # --- the sources ----------------------------------------------------------------------
 
-_BUILDERS = {"illegal": 2, "_illegal_play": 3, "IllegalEvent": 1, "MalformedEvent": 1}
+_BUILDERS = {"illegal": 2, "_illegal_play": 3, "IllegalEvent": 1, "MalformedEvent": 1,
+             "TileAnswer": 1}  # the reason of a camera reading of domino tiles (rules/game.py)
+#: Functions whose ``ValueError`` is a refusal: field validators, the camera's tile entries.
+_VALIDATORS = ("check", "seen_tile")
 #: Names a refusal is built from (``why = "..."``; ``raise self.illegal(event, state, why)``).
 _PIECES = re.compile(r"why|what|reason|stop|hint|wanted|where")
 
@@ -105,7 +108,7 @@ def _source_refusals() -> list[tuple[str, str]]:
                 arg = None
                 if name in _BUILDERS and len(node.args) > _BUILDERS[name]:
                     arg = node.args[_BUILDERS[name]]
-                elif name == "ValueError" and node.args and func.name == "check":
+                elif name == "ValueError" and node.args and func.name in _VALIDATORS:
                     arg = node.args[0]
                 if arg is None:
                     continue
@@ -122,17 +125,21 @@ def _source_refusals() -> list[tuple[str, str]]:
 
 
 #: Pieces that are not refusals of their own: a suffix glued to the message before it.
-_SUFFIXES = ("; call next_period", " (all five scored: throw them all again)")
+_SUFFIXES = ("; call next_period", " (all five scored: throw them all again)",
+             " (\x00)")  # all_fives count_proposals: the refused count, a whole refusal
 
 
 def _fits(text: str) -> bool:
-    """Some pattern covers ``text`` with its formatted values filled in as '7' (one
-    of them may be an optional suffix, left out); or ``text`` is such a suffix."""
+    """Some pattern covers ``text`` with its formatted values filled in as '7' or as a
+    tile '[7, 7]' (one of them may be an optional suffix, left out); or ``text`` is such
+    a suffix."""
     if not text or text in _SUFFIXES:
         return True
     parts = text.split("\x00")
-    fillings = [["7"] * (len(parts) - 1)]
-    fillings += [["7"] * i + [""] + ["7"] * (len(parts) - 2 - i) for i in range(len(parts) - 1)]
+    fillings = []
+    for value in ("7", "[7, 7]"):  # a number, or a tile (placeholders with a shape: i18n._SHAPES)
+        fillings.append([value] * (len(parts) - 1))
+        fillings += [[value] * i + [""] + [value] * (len(parts) - 2 - i) for i in range(len(parts) - 1)]
     for filling in fillings:
         candidate = parts[0] + "".join(f + p for f, p in zip(filling, parts[1:]))
         if i18n.reason_pattern(candidate) is not None:
@@ -152,6 +159,9 @@ def test_the_scan_finds_refusals_built_from_pieces():
     assert "start a hand first (new_hand)" in texts  # all_fives: what = ... if ... else ...
     assert "already filled" in texts  # sea_dice: why = ...
     assert "the match is over" in texts
+    # a camera reading of domino tiles: TileAnswer's reason and seen_tile's ValueError
+    assert any(t.startswith("\x00 tile(s) off the line of play") for t in texts)
+    assert any(t.startswith("camera tile \x00: 'zone' must be a name") for t in texts)
 
 
 # --- what the translations look like ----------------------------------------------------

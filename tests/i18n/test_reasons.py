@@ -127,11 +127,15 @@ def test_patterns_are_those_the_rules_write():
     root = Path(__file__).resolve().parents[2]
     sources = "".join(p.read_text(encoding="utf-8") for d in ("rules", "refbox", "web")
                       for p in (root / d).rglob("*.py") if p.name != "i18n.py")
+    sources = re.sub(r'"\n\s*f?"', "", sources)  # a message split over lines: "...):"\n  f" split ..."
     for p in i18n.REASON_PATTERNS:
         literal = max(re.split(r"\{\w+\}", p), key=len)
-        if p in _WORD_FILLED:  # f"not {word} (...)" with word = "admitted" or "opened"
+        if p in _WORD_FILLED:  # f"not {word} (...)" with word = "admitted" or "opened", ...
             template, word = _WORD_FILLED[p]
             assert template in sources and f'"{word}"' in sources, p
+            continue
+        if p in _WITH_SUFFIX:  # a suffix of its own glued on: f"... count{why}" with why = f" ({...})"
+            assert all(piece in sources for piece in _WITH_SUFFIX[p]), p
             continue
         assert literal.strip() in sources or _glued(literal, sources), p
 
@@ -139,6 +143,16 @@ def test_patterns_are_those_the_rules_write():
 _WORD_FILLED = {
     "not admitted ({n} in one turn)": ('f"not {word} (', "admitted"),
     "not opened ({n} in one turn)": ('f"not {word} (', "opened"),
+    # refbox/table.py: f"button {button!r}: there is no camera proposal to {button} now"
+    "button {button}: there is no camera proposal to confirm now": ("there is no camera proposal to {button} now",
+                                                                    "confirm"),
+    "button {button}: there is no camera proposal to choose now": ("there is no camera proposal to {button} now",
+                                                                   "choose"),
+}
+
+_WITH_SUFFIX = {
+    "{n} tile(s) with {total} pips in all off the line of play ({tiles}): split them between the players and enter"
+    " the count ({refusal})": ("): split them between the players and enter the count{why}", 'why = f" ({'),
 }
 
 
