@@ -107,9 +107,7 @@ def test_futsal_mirror_in_the_language(page, tmp_path, lang, words):
 def test_control_panel_in_russian_shows_translated_buttons_and_refusals(page, tmp_path):
     s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]}, LANGUAGE="ru")
     try:
-        page.goto(s.url + "/login")
-        page.fill("#pin", s.pin)
-        page.click("#login-button")
+        s.log_in(page)
         e = expect()
         e(page.locator("#buttons button")).to_have_text(["остановиться", "отменить"])
         e(page.locator("#game-title")).to_have_text("Свинья")

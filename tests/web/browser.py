@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -54,6 +55,13 @@ class Served:
         result = self.table.submit(event, "web").result(5)
         assert result.accepted, result.reason
         return result
+
+    def log_in(self, page: Any) -> None:
+        """Log ``page`` in with the control PIN and wait for the control page."""
+        page.goto(self.url + "/login")
+        page.fill("#pin", self.pin)
+        page.click("#login-button")
+        page.wait_for_url(re.compile(r"/control$"))
 
     def stop(self) -> None:
         self.server.shutdown()

@@ -112,10 +112,7 @@ def test_control_panel_refuses_without_pin_and_works_with_it(page, served):
 
 def test_control_panel_new_game_and_clock(page, served):
     e = expect()
-    page.goto(served.url + "/login")
-    page.fill("#pin", served.pin)
-    page.click("#login-button")
-    page.wait_for_url(re.compile(r"/control$"))
+    served.log_in(page)
     e(page.locator("#new-game option[value=futsal]")).to_have_count(1)
     page.select_option("#new-game", "futsal")
     page.fill("#new-players", "Lviv, Kyiv")
@@ -199,10 +196,7 @@ def test_control_panel_confirms_one_of_several_tile_placements(page, tmp_path):
         s.submit({"type": "play", "tile": [6, 2]})
         s.submit({"type": "play", "tile": [2, 2], "end": "right"})  # the spinner: 2-3 fits three ends
         e = expect()
-        page.goto(s.url + "/login")
-        page.fill("#pin", s.pin)
-        page.click("#login-button")
-        page.wait_for_url(re.compile(r"/control$"))
+        s.log_in(page)
         e(page.locator("#tile-panel")).to_be_visible()
         assert page.locator("#reading-panel").is_hidden()
         page.fill("#tile-input", "2-3")
@@ -227,10 +221,7 @@ def test_control_panel_confirms_an_ambiguous_camera_reading(page, tmp_path):
         r = s.table.tiles([[6, 2], [2, 2], [2, 3]]).result(5)
         assert not r.accepted and "ambiguous" in r.reason
         e = expect()
-        page.goto(s.url + "/login")
-        page.fill("#pin", s.pin)
-        page.click("#login-button")
-        page.wait_for_url(re.compile(r"/control$"))
+        s.log_in(page)
         e(page.locator("#pending button")).to_have_count(3)
         page.locator("#pending button", has_text="down").click()
         e(page.locator("#answer")).to_contain_text("accepted")
@@ -255,10 +246,7 @@ def test_control_panel_confirms_the_count_the_camera_read_from_the_hands(page, t
         laid = [p["tile"] for p in s.table.view.data["layout"]]
         assert not s.table.tiles(laid + [[1, 2], [6, 5]]).result(5).accepted
         e = expect()
-        page.goto(s.url + "/login")
-        page.fill("#pin", s.pin)
-        page.click("#login-button")
-        page.wait_for_url(re.compile(r"/control$"))
+        s.log_in(page)
         e(page.locator("#pending button")).to_have_count(2)
         page.locator("#pending button", has_text="[0,11,3]").click()
         e(page.locator("#answer")).to_contain_text("accepted")
