@@ -49,14 +49,20 @@ def goal(table, team="home"):
     return table.submit({"type": "goal", "team": team}, "web").result(5)
 
 
+def scoring_to(sim, rig):
+    """A futsal table wired to the simulated serial display ``sim``, one home goal scored."""
+    cfg, table, dev = rig(FUTSAL, {"display": {"url": sim.url}})
+    start_display(cfg, table, dev, sim=False)
+    table.start()
+    assert goal(table).accepted
+    return table, dev
+
+
 def test_display_unplugged_and_replugged(tmp_path, rig, caplog):
     caplog.set_level(logging.INFO, logger="refbox")
     sim = SimDisplay(link_path=tmp_path / "refbox-display")
     try:
-        cfg, table, dev = rig(FUTSAL, {"display": {"url": sim.url}})
-        start_display(cfg, table, dev, sim=False)
-        table.start()
-        assert goal(table).accepted
+        table, dev = scoring_to(sim, rig)
         assert wait_until(lambda: dev.health()["serial-display"]["ok"]), dev.health()
         assert sim.wait_for(lambda s: s["home"] == "1", 5)
 
@@ -85,10 +91,7 @@ def test_display_unplugged_and_replugged(tmp_path, rig, caplog):
 def test_garbage_and_corruption_on_the_line_are_resynced_and_counted(tmp_path, rig):
     sim = SimDisplay(link_path=tmp_path / "refbox-display")
     try:
-        cfg, table, dev = rig(FUTSAL, {"display": {"url": sim.url}})
-        start_display(cfg, table, dev, sim=False)
-        table.start()
-        assert goal(table).accepted
+        table, dev = scoring_to(sim, rig)
         assert sim.wait_for(lambda s: s["home"] == "1", 5)
         # line noise towards the bridge: raw garbage (with stray start bytes) into the pty
         os.write(sim._master, b"\xa5\x12\x00\x01noise\xa5\xa5\x00\xff" * 8)
