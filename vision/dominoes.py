@@ -679,7 +679,7 @@ def _ports(t: TileReading) -> list[tuple[np.ndarray, np.ndarray, int | None, str
     ]
 
 
-def _touching(x: TileReading, y: TileReading) -> tuple[int, int] | None:
+def touching(x: TileReading, y: TileReading) -> tuple[int, int] | None:
     """Which ports of x and y meet, if their sides touch with matching pips."""
     wx = float(np.linalg.norm(np.array(x.corners[3]) - np.array(x.corners[0])))
     wy = float(np.linalg.norm(np.array(y.corners[3]) - np.array(y.corners[0])))
@@ -715,7 +715,7 @@ def layout_from_tiles(tiles: list[TileReading], double_closing: Literal["two_sid
         for j in range(i + 1, n):
             if None in tiles[i].pips or None in tiles[j].pips:
                 continue
-            hit = _touching(tiles[i], tiles[j])
+            hit = touching(tiles[i], tiles[j])
             if hit and hit[0] not in links[i] and hit[1] not in links[j]:
                 links[i][hit[0]] = j
                 links[j][hit[1]] = i
@@ -894,22 +894,22 @@ def diff_layout(before: Layout, after: Layout) -> PlayProposal | None:
         if None in t.pips:
             raise LayoutChangeError("the new tile cannot be read")
         return PlayProposal((int(t.pips[0]), int(t.pips[1])), None, None, new[0], t.center)  # type: ignore[arg-type]
-    touching = []
+    against = []
     for j in new:
         t = after.tiles[j]
         for i in old_line:
             if _near(t, after.tiles[matched[i]]):
-                touching.append((j, i))
+                against.append((j, i))
                 break
-    if not touching:
+    if not against:
         return None  # nothing laid against the line (a tile put down beside it)
-    if len({j for j, _ in touching}) > 1:
-        raise LayoutChangeError(f"{len(touching)} new tiles against the line at once")
-    j, i = touching[0]
+    if len({j for j, _ in against}) > 1:
+        raise LayoutChangeError(f"{len(against)} new tiles against the line at once")
+    j, i = against[0]
     t = after.tiles[j]
     if None in t.pips:
         raise LayoutChangeError("the new tile against the line cannot be read")
-    hit = _touching(t, after.tiles[matched[i]])
+    hit = touching(t, after.tiles[matched[i]])
     if hit is None:
         raise LayoutChangeError(f"{_fmt(t.pips)} touches {_fmt(before.tiles[i].pips)} but no half matches it")
     port, other_port = hit

@@ -32,7 +32,7 @@ def tile_contacts(
     """One entry per sure tile (both halves read): ``tile``, ``touches`` (omitted when
     the reader gave no corners, so the game falls back to the tile set alone) and
     ``zone`` (with ``zones``; None when outside every zone)."""
-    from .dominoes import _touching  # the contact test of layout_from_tiles
+    from .dominoes import touching  # the contact test of layout_from_tiles
 
     sure = [r for r in readings if None not in r.pips]
     out: list[dict[str, Any]] = []
@@ -42,7 +42,7 @@ def tile_contacts(
             entry["touches"] = [
                 [int(o.pips[0]), int(o.pips[1])]  # type: ignore[arg-type]
                 for j, o in enumerate(sure)
-                if j != i and len(o.corners) == 4 and _touching(r, o) is not None
+                if j != i and len(o.corners) == 4 and touching(r, o) is not None
             ]
         if zones is not None:
             entry["zone"] = zones.zone_of(r.center, frame_size)
