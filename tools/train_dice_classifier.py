@@ -62,6 +62,8 @@ AUGMENT = 16
 NEGATIVE_SHARE = 0.6  # keep this share of the "no die" samples (there are many)
 C1, C2, C3, HIDDEN = 24, 48, 64, 128
 EPOCHS = 12
+LABEL_SMOOTHING = 0.05
+MAX_RATE = 3e-3
 SYNTHETIC = 300  # drawn tables added to the photos
 SEED = 7
 
@@ -216,11 +218,11 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED) -> Any:
     yt = torch.from_numpy(y)
     counts = torch.bincount(yt, minlength=7).float()
     weight = counts.sum() / (7 * counts.clamp(min=1))
-    loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=0.05)
+    loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=LABEL_SMOOTHING)
     batch = 256
     steps = epochs * ((len(x) + batch - 1) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-3)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(net.parameters(), lr=MAX_RATE, weight_decay=1e-3)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=MAX_RATE, total_steps=steps, pct_start=0.15)
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(len(x), generator=gen)
@@ -253,7 +255,7 @@ def export(net: Any, out: Path, used: list[str], epochs: int) -> None:
         "origin": "tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used),
         "digest": hashlib.sha1("\n".join(used).encode()).hexdigest(),
         "layers": f"3x3 convolutions {C1}-{C2}-{C3} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
-        "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to 3e-3, label smoothing 0.05, seed {SEED}",
+        "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {SEED}",
         "crop": CROP,
         "trainer": "tools/train_dice_classifier.py",
     }
