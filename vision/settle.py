@@ -18,7 +18,11 @@ seconds). It answers None almost always, and the dice (a tuple of
    unsure, so it blocks the roll until someone settles it.
 5. **Once.** Having answered, the settler is disarmed until the picture moves
    again or the dice at rest change (a die nudged to a new value without a
-   visible throw still counts as a new roll only after motion).
+   visible throw still counts as a new roll only after motion). After motion,
+   dice that all lie where they were last answered (a hand passed over, a die
+   touched but not turned) are no new roll either. ``moved`` says, for each die of
+   an answer, whether it is new or lies elsewhere than in the answer before: dice
+   only carried to the kept zone, the others untouched, are no throw.
 
 Everything is pure and deterministic: the clock is an argument, the reader is
 injected (default :func:`vision.dice.read_dice`).
@@ -177,6 +181,7 @@ class Settler:
         self._history: deque[tuple[DieReading, ...]] = deque(maxlen=agree)
         self._armed = True
         self._last: tuple[DieReading, ...] | None = None
+        self.moved: tuple[bool, ...] = ()
         self.status = SettleStatus()
 
     def reset(self) -> None:
@@ -185,6 +190,7 @@ class Settler:
         self._history.clear()
         self._armed = True
         self._last = None
+        self.moved = ()
 
     def feed(self, frame: np.ndarray, now: float) -> tuple[DieReading, ...] | None:
         """One frame at time ``now``; the settled dice once per roll, else None."""
@@ -223,27 +229,37 @@ class Settler:
             self.status = SettleStatus(motion, False, False, still.frames, True, "waiting for agreement")
             return None
         self._armed = False
-        self._last = dice
+        before, self._last = self._last, dice
+        moved = tuple(moved_dice(before, dice, self.max_shift)) if before is not None else (True,) * len(dice)
+        if before is not None and len(before) == len(dice) and not any(moved):
+            self.status = SettleStatus(motion, False, False, still.frames, False, "unchanged since the last answer")
+            return None
+        self.moved = moved
         self.status = SettleStatus(motion, False, False, still.frames, False, "settled")
         return dice
 
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
         """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""
-        if len(a) != len(b):
-            return False
-        if sorted((d.value or 0) for d in a) != sorted((d.value or 0) for d in b):
-            return False
-        left = list(b)
-        for d in a:
-            size = 20.0
-            if d.box is not None:
-                size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 4)
-            best = None
-            for i, e in enumerate(left):
-                if e.value == d.value and np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) <= self.max_shift * size + 2:
-                    best = i
-                    break
-            if best is None:
-                return False
-            left.pop(best)
-        return True
+        return len(a) == len(b) and not any(moved_dice(b, a, self.max_shift))
+
+
+def moved_dice(before: Sequence[DieReading], after: Sequence[DieReading], max_shift: float = 0.35) -> list[bool]:
+    """For each die of ``after``: True unless a die of ``before`` of the same value lay
+    within ``max_shift`` of its size of it (each die of ``before`` matches once).
+
+    >>> a = DieReading(3, (100.0, 100.0), 0.9, (90, 90, 110, 110))
+    >>> moved_dice([a], [a, DieReading(5, (300.0, 100.0), 0.9, (290, 90, 310, 110))])
+    [False, True]
+    """
+    left = list(before)
+    out = []
+    for d in after:
+        size = 20.0
+        if d.box is not None:
+            size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 4)
+        near = next((i for i, e in enumerate(left) if e.value == d.value
+                     and np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) <= max_shift * size + 2), None)
+        if near is not None:
+            left.pop(near)
+        out.append(near is None)
+    return out

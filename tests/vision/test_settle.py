@@ -113,3 +113,35 @@ def test_zones_say_where_each_die_lies() -> None:
     by_zone = {d.value: d.zone for d in got[0][1]}
     assert by_zone == {2: "tray", 6: "kept"}
     assert got[0][1][0].to_dict()["zone"] in ("tray", "kept")
+
+
+def test_dice_left_where_they_lay_are_no_new_roll() -> None:
+    """A hand passes over the dice (or touches one without turning it): motion, but
+    every die lies where it was answered, so no second roll."""
+    frames = still([3, 5], 12, 13)
+    s = Settler()
+    assert len(feed_all(s, frames)) == 1
+    reasons = []
+    for i, f in enumerate([hand_over(f) for f in frames[:4]] + frames):
+        assert s.feed(f, 5.0 + i / FPS) is None
+        reasons.append(s.status.reason)
+    assert "unchanged since the last answer" in reasons
+    # a die turned over is a new answer
+    assert len(feed_all(s, rolling([3, 5], 3, 14) + still([3, 6], 12, 15), t0=10.0)) == 1
+
+
+def test_moved_says_which_dice_were_carried() -> None:
+    def scene(six_at: tuple[int, int]) -> np.ndarray:
+        img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+        draw_die(img, 2, (300, 360), 60)
+        draw_die(img, 4, (520, 200), 60)
+        draw_die(img, 6, six_at, 60)
+        return img
+
+    s = Settler()
+    first = feed_all(s, [scene((500, 520))] * 10)
+    assert len(first) == 1 and s.moved == (True, True, True)
+    second = feed_all(s, [scene((1100, 360))] * 10, t0=5.0)
+    assert len(second) == 1
+    moved = {d.value: m for d, m in zip(second[0][1], s.moved)}
+    assert moved == {2: False, 4: False, 6: True}
