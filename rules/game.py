@@ -44,6 +44,47 @@ class TileAnswer:
     confirm: bool = False
 
 
+KEPT_ZONE = "kept"
+"""The table zone (``camera.zones``) where a player sets aside the dice kept from a throw."""
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    """One die of a settled camera reading, as plain data: its value, the table zone it
+    lies in (None: outside every zone) and whether it moved since the last reading."""
+
+    value: int
+    zone: str | None = None
+    moved: bool = True
+
+
+def seen_die(value: Any) -> SeenDie:
+    """``4`` or ``{"value": 4, "zone": "kept", "moved": false}`` (``zone`` and ``moved`` optional).
+
+    >>> seen_die(4), seen_die({"value": 6, "zone": "kept"}).zone
+    (SeenDie(value=4, zone=None, moved=True), 'kept')
+    >>> seen_die({"value": 7})
+    Traceback (most recent call last):
+    ...
+    ValueError: camera die {'value': 7}: 'value' must be a number 1..6, got 7
+    """
+    if isinstance(value, Mapping):
+        unknown = sorted(set(value) - {"value", "zone", "moved"})
+        if unknown:
+            raise ValueError(f"camera die {dict(value)!r}: unknown field(s) {unknown}; fields: value, zone, moved")
+        v, zone, moved = value.get("value"), value.get("zone"), value.get("moved", True)
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6:
+            raise ValueError(f"camera die {dict(value)!r}: 'value' must be a number 1..6, got {v!r}")
+        if zone is not None and not isinstance(zone, str):
+            raise ValueError(f"camera die {dict(value)!r}: 'zone' must be a name, got {zone!r}")
+        if not isinstance(moved, bool):
+            raise ValueError(f"camera die {dict(value)!r}: 'moved' must be true or false, got {moved!r}")
+        return SeenDie(v, zone, moved)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"camera die {value!r}: expected a value 1..6 or an object with 'value'")
+    return SeenDie(value)
+
+
 class BadOptions(ValueError):
     """An option name or value was refused; the message names the key and allowed values."""
 
@@ -170,6 +211,48 @@ class Game(Generic[S]):
         if "roll" in self.events:
             return Event("roll", {"dice": list(dice)}, source="camera")
         return None
+
+    def read_dice(self, state: S, dice: Sequence[Any]) -> tuple[Event, ...]:
+        """The events a settled camera reading of ``dice`` proposes, to be applied in
+        order as one reading (none, usually one roll). Entries are values or, from a
+        camera with a ``kept`` zone, objects (:func:`seen_die`) saying where each die
+        lies, read by zone: the dice in the ``kept`` zone are the ones set aside. When
+        they differ from the game's (:meth:`kept_dice`) the reading starts with the game's
+        ``keep`` (:meth:`keep_event`); the dice elsewhere are a ``roll`` when a throw is
+        due and one of them moved (dice only moved to the kept zone are no throw).
+        Plain values go to :meth:`from_reading`. Raises ValueError naming a malformed entry.
+        """
+        seen = [seen_die(d) for d in dice]
+        if not any(isinstance(d, Mapping) for d in dice):
+            ev = self.from_reading(state, [d.value for d in seen])
+            return () if ev is None else (ev,)
+        kept = sorted(d.value for d in seen if d.zone == KEPT_ZONE)
+        loose = [d for d in seen if d.zone != KEPT_ZONE]
+        events: list[Event] = []
+        after = state
+        if kept != sorted(self.kept_dice(state)):
+            keep = self.keep_event(state, kept)
+            if keep is not None:
+                events.append(keep)
+                try:
+                    after = self._apply(state, self.parse(keep))
+                except (IllegalEvent, MalformedEvent):
+                    return tuple(events)  # refused with the game's reason when it is applied
+        if any(d.moved for d in loose) and "roll" in self.legal_types(after):
+            events.append(Event("roll", {"dice": [d.value for d in loose]}, source="camera"))
+        return tuple(events)
+
+    def kept_dice(self, state: S) -> tuple[int, ...]:
+        """The dice the game counts as set aside now, out of the next throw (default:
+        the state's ``held``)."""
+        return tuple(getattr(state, "held", None) or ())
+
+    def keep_event(self, state: S, kept: Sequence[int]) -> Event | None:
+        """The event that makes ``kept`` the dice set aside, or None when the game keeps
+        no dice now (default: ``keep`` with them, when ``keep`` is legal)."""
+        if "keep" not in self.legal_types(state):
+            return None
+        return Event("keep", {"dice": list(kept)}, source="camera")
 
     def from_tiles(self, state: S, tiles: Sequence[Sequence[int]]) -> list[Event]:
         """The events a settled camera reading of domino ``tiles`` on the table may be:

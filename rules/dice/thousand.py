@@ -295,6 +295,19 @@ class Thousand(Game[ThousandState]):
                 out.append("stop")
         return tuple(out)
 
+    def kept_dice(self, state: ThousandState) -> tuple[int, ...]:
+        return state.set_aside
+
+    def keep_event(self, state: ThousandState, kept: Sequence[int]) -> Event | None:
+        """Under ``keep = any``, the dice newly moved to the kept zone, as ``keep``;
+        under ``keep = all`` the scoring dice are set aside by the rules, not by hand."""
+        if state.rules.keep == "all" or not state.pending:
+            return None
+        new = remove(kept, state.set_aside)
+        if not new:
+            return None
+        return Event("keep", {"dice": list(new)}, source="camera")
+
     def _apply(self, state: ThousandState, event: Event) -> ThousandState:
         if state.winner is not None:
             raise self.illegal(event, state, f"the game is over, {state.winner} won")
