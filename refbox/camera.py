@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,27 @@ def takes_tiles(game: Any) -> bool:
     return type(game).from_tiles is not Game.from_tiles
 
 
+def dice_entries(dice: Sequence[Any], moved: Sequence[bool], zones: Any = None) -> list[Any]:
+    """What the table gets from settled dice (``Table.reading``): plain values, or, when
+    the calibration has a ``kept`` zone, ``{"value", "zone", "moved"}`` for each die
+    (``Game.read_dice`` tells kept dice from thrown ones by them).
+
+    >>> from vision.types import DieReading
+    >>> from vision.zones import Zones
+    >>> d = [DieReading(6, (5.0, 5.0), 0.9, zone="kept"), DieReading(2, (50.0, 5.0), 0.9)]
+    >>> dice_entries(d, [False, True])
+    [6, 2]
+    >>> kept = Zones.from_calibration({"zones": {"kept": [[0, 0], [10, 0], [10, 10]]}})
+    >>> dice_entries(d, [False, True], kept)[0]
+    {'value': 6, 'zone': 'kept', 'moved': False}
+    """
+    from rules.game import KEPT_ZONE
+
+    if zones is None or KEPT_ZONE not in zones.names:
+        return [d.value for d in dice]
+    return [{"value": d.value, "zone": d.zone, "moved": bool(m)} for d, m in zip(dice, moved)]
+
+
 class CameraWorker(threading.Thread):
     """Reads frames, feeds the settler, submits each settled reading once: dice for
     the dice games, the set of tiles on the table for dominoes (the table's current
@@ -45,7 +66,8 @@ class CameraWorker(threading.Thread):
 
     Tiles go to the table with their geometry (``vision.tile_contacts``): which tiles
     each one touches, and with ``zones`` (a calibration whose zones are named after the
-    players or seats) where it lies, for the end-of-hand count."""
+    players or seats) where it lies, for the end-of-hand count. Dice go with their
+    zone when the calibration has a ``kept`` zone (:func:`dice_entries`)."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None) -> None:
@@ -76,7 +98,7 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            settler, tile_settler = Settler(), TileSettler()
+            settler, tile_settler = Settler(zones=self.zones), TileSettler()
             try:
                 while not self._halt.is_set():
                     frame = source.read()
@@ -91,10 +113,10 @@ class CameraWorker(threading.Thread):
                     else:
                         dice = settler.feed(frame, self.clock())
                         if dice:
-                            values = [d.value for d in dice]
+                            entries = dice_entries(dice, settler.moved, self.zones)
                             self.status["readings"] += 1
-                            log.info("camera read %s", values)
-                            self.table.reading(values)
+                            log.info("camera read %s", entries)
+                            self.table.reading(entries)
                     self._halt.wait(self.interval)
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")

@@ -292,6 +292,8 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("button {button}: there is no camera proposal to choose now"),
     N_("selected proposal {n} of {count}"),
     N_("bad camera tiles: {reason}"),
+    N_("bad camera dice: {reason}"),
+    N_("{game} expects no throw now; the camera's dice {dice} are not used"),
     # rules/game.py Game.read_tiles
     N_("{game} proposes nothing for tiles {tiles}"),
     # web/auth.py and web/api.py
@@ -306,6 +308,7 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("the body must be a JSON object ({body}), sent as Content-Type: application/json"),
     N_("the body must be a JSON object ({body}); it is not valid JSON: {error}"),
     N_("the body is not UTF-8 text ({body})"),
+    N_("a reading has dice and may have kept, each a list of values 1..6; got {body}"),
     N_("the body is not valid Unicode ({body}): it has a lone surrogate escape"),
     N_("the body is nested too deeply ({body})"),
     N_("after must be an integer >= 0 and limit an integer in 1..{limit}, got {got}"),
@@ -491,6 +494,12 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("camera tile {value}: unknown field(s) {fields}; fields: tile, touches, zone"),
     N_("camera tile {value}: 'zone' must be a name, got {zone}"),
     N_("camera tile {value}: 'touches' must be a list of tiles, got {touches}"),
+    # rules/game.py seen_die
+    N_("camera die {value}: unknown field(s) {fields}; fields: value, zone, moved"),
+    N_("camera die {value}: 'value' must be a number 1..6, got {got}"),
+    N_("camera die {value}: 'zone' must be a name, got {zone}"),
+    N_("camera die {value}: 'moved' must be true or false, got {moved}"),
+    N_("camera die {value}: expected a value 1..6 or an object with 'value'"),
     # rules/dominoes/all_fives.py IllegalPlay ({end}: msgctxt "end"; {fits}: "left (4), down (6)")
     N_("the first tile starts the line; there is no spinner yet"),
     N_("no open end shows {pips}"),

@@ -234,10 +234,12 @@ class Table:
         self._queue.put(("press", button, source, fut))
         return fut
 
-    def reading(self, dice: Sequence[int]) -> "Future[Result]":
-        """A settled camera reading; the game decides which event it proposes."""
+    def reading(self, dice: Sequence[Any]) -> "Future[Result]":
+        """A settled camera reading of the dice: values, or objects ``{"value": 6,
+        "zone": "kept", "moved": false}`` from a camera with a kept zone; the game
+        decides which events it makes (``Game.read_dice``)."""
         fut: Future[Result] = Future()
-        self._queue.put(("reading", list(dice), "camera", fut))
+        self._queue.put(("reading", [dict(d) if isinstance(d, Mapping) else d for d in dice], "camera", fut))
         return fut
 
     def tiles(self, tiles: Sequence[Any]) -> "Future[Result]":
@@ -360,11 +362,32 @@ class Table:
         chosen = {k: v for k, v in self.proposals[self.selected].items() if k not in ("source", "t")}
         return self.handle(chosen, source)
 
-    def handle_reading(self, dice: Sequence[int]) -> Result:
-        ev = self.session.game.from_reading(self.session.state, dice)
-        if ev is None:
-            return Result(False, {"dice": list(dice)}, f"{self.session.game.name} takes no dice readings")
-        return self.handle(ev.to_dict(), "camera")
+    def handle_reading(self, dice: Sequence[Any]) -> Result:
+        """A settled reading becomes the game's events (``Game.read_dice``): usually one
+        roll; with the kept zone, a ``keep`` and then the roll. Several events are
+        checked together first, so a reading is taken whole or refused whole."""
+        seen = {"dice": [dict(d) if isinstance(d, Mapping) else d for d in dice]}
+        game = self.session.game
+        try:
+            events = game.read_dice(self.session.state, dice)
+        except (ValueError, TypeError, KeyError) as exc:
+            log.warning("refused camera dice %s: %s", seen["dice"], exc)
+            return Result(False, seen, f"bad camera dice: {exc}")
+        if not events:
+            return Result(False, seen, f"{game.name} expects no throw now; the camera's dice {seen['dice']} are not used")
+        if len(events) > 1:
+            state = self.session.state
+            for ev in events:
+                try:
+                    state = game.apply(state, ev)
+                except (MalformedEvent, IllegalEvent) as exc:
+                    self.rejected += 1
+                    log.warning("refused camera dice %s: %s", seen["dice"], exc)
+                    return Result(False, seen, str(exc))
+        result = self.handle(events[0].to_dict(), "camera")
+        for ev in events[1:]:
+            result = self.handle(ev.to_dict(), "camera")
+        return result
 
     def handle_tiles(self, tiles: Sequence[Any]) -> Result:
         """One proposal is played at once; several (or one the game wants confirmed, such

@@ -17,6 +17,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from rules.game import KEPT_ZONE
+
 from .auth import Refused, refusal, require_control
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -125,14 +127,26 @@ def new_game() -> Any:
 @bp.post("/reading")
 def reading() -> Any:
     """Confirm (or correct) what the camera reads: ``{"dice": [3, 5, 6]}`` goes through
-    the game's ``from_reading`` exactly as a settled camera reading would."""
+    the game's ``read_dice`` exactly as a settled camera reading would; with
+    ``"kept": [6, 6]`` (the dice set aside, in the kept zone) as one from a camera
+    with a kept zone: the game's ``keep`` when they differ from its kept dice, then
+    the roll of ``dice``."""
     data = _json_object('{"dice": [...]}')
-    dice = data.get("dice")
-    if set(data) != {"dice"} or not isinstance(dice, list) or not all(
-        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
-    ):
-        raise Refused(400, f'a reading is {{"dice": [1..6, ...]}}, got {json.dumps(data)}')
-    return _answer(_table().reading(dice))
+    bad = Refused(400, f"a reading has dice and may have kept, each a list of values 1..6; got {json.dumps(data)}")
+
+    def values(key: str) -> list[int]:
+        v = data.get(key, [])
+        if not isinstance(v, list) or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in v):
+            raise bad
+        return v
+
+    if not set(data) <= {"dice", "kept"} or "dice" not in data:
+        raise bad
+    dice, kept = values("dice"), values("kept")
+    if "kept" not in data:
+        return _answer(_table().reading(dice))
+    entries = [{"value": d, "zone": KEPT_ZONE} for d in kept] + [{"value": d, "zone": None} for d in dice]
+    return _answer(_table().reading(entries))
 
 
 @bp.get("/buttons")

@@ -60,7 +60,16 @@ def test_reading_goes_through_the_game(client):
     assert client.get("/api/view").json["turn_total"] == 6
 
 
-@pytest.mark.parametrize("body", [{"dice": [7]}, {"dice": "6"}, {"dice": [6], "x": 1}, {"dice": [True]}])
+def test_reading_with_kept_dice_is_the_keep_then_the_roll(table, client):
+    table.new_game({"game": "poker", "players": ["Ann", "Bob"]}).result(5)
+    assert client.post("/api/reading", json={"dice": [6, 6, 2, 3, 6]}, headers=pin()).json["accepted"]
+    r = client.post("/api/reading", json={"dice": [1, 4], "kept": [6, 6, 6]}, headers=pin())
+    assert r.json["accepted"] and r.json["event"]["type"] == "roll"
+    assert sorted(client.get("/api/view").json["dice"]) == [1, 4, 6, 6, 6]
+
+
+@pytest.mark.parametrize("body", [{"dice": [7]}, {"dice": "6"}, {"dice": [6], "x": 1}, {"dice": [True]},
+                                  {"dice": [6], "kept": [0]}, {"kept": [6]}])
 def test_bad_reading_is_refused_naming_it(client, body):
     r = client.post("/api/reading", json=body, headers=pin())
     assert r.status_code == 400 and json.dumps(body) in r.json["reason"]

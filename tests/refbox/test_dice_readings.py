@@ -1,0 +1,104 @@
+"""Dice tables: a settled camera reading becomes the game's events, taken whole or
+refused whole; with a ``kept`` zone the camera tells kept dice from thrown ones."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import cv2
+import numpy as np
+
+from refbox.camera import CameraWorker, open_source
+from refbox.journal import Journal
+from refbox.table import Table
+from vision.synth import draw_die
+from vision.zones import Zones
+
+POKER = {"game": "poker", "players": ["Ann", "Bob"]}
+CALIBRATION = {"size": [1280, 720], "zones": {"tray": [[0, 0], [900, 0], [900, 720], [0, 720]],
+                                               "kept": [[900, 0], [1280, 0], [1280, 720], [900, 720]]}}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def kept(*values: int) -> list[dict]:
+    return [{"value": v, "zone": "kept"} for v in values]
+
+
+def tray(*values: int) -> list[dict]:
+    return [{"value": v, "zone": "tray"} for v in values]
+
+
+def journal_types(table: Table) -> list[tuple[str, list[int] | None]]:
+    return [(e["type"], e.get("dice")) for e in table.journal.events(table.game_id)]
+
+
+def test_keep_and_roll_from_one_reading_are_journaled_in_order(tmp_path):
+    table = Table(Journal(tmp_path / "j.sqlite3"), POKER, clock=Clock())
+    assert table.handle_reading([6, 6, 2, 3, 6]).accepted
+    r = table.handle_reading(kept(6, 6, 6) + tray(1, 4))
+    assert r.accepted and r.event["type"] == "roll"
+    assert journal_types(table) == [("roll", [6, 6, 2, 3, 6]), ("keep", [6, 6, 6]), ("roll", [1, 4])]
+    assert all(e["source"] == "camera" for e in table.journal.events(table.game_id))
+
+
+def test_a_reading_whose_second_event_is_illegal_is_refused_whole(tmp_path):
+    table = Table(Journal(tmp_path / "j.sqlite3"), POKER, clock=Clock())
+    table.handle_reading([6, 6, 2, 3, 6])
+    before, journal = table.view.data, journal_types(table)
+    r = table.handle_reading(kept(6, 6, 6) + tray(1, 4, 5))  # three thrown beside three kept
+    assert not r.accepted and "[6, 6, 6] kept: throw 2 dice, got 3" in r.reason
+    assert table.view.data == before and journal_types(table) == journal
+    assert r.event == {"dice": kept(6, 6, 6) + tray(1, 4, 5)}
+
+
+def test_malformed_or_unusable_readings_are_refused_naming_them(tmp_path):
+    table = Table(Journal(tmp_path / "j.sqlite3"), POKER, clock=Clock())
+    before = table.view.data
+    r = table.handle_reading([{"value": 9, "zone": "kept"}])
+    assert not r.accepted and r.reason == "bad camera dice: camera die {'value': 9, 'zone': 'kept'}: 'value' must be a number 1..6, got 9"
+    dominoes = Table(Journal(tmp_path / "d.sqlite3"), {"game": "all-fives", "players": ["A", "B"]}, clock=Clock())
+    r = dominoes.handle_reading([3, 4])
+    assert not r.accepted and r.reason == "all-fives expects no throw now; the camera's dice [3, 4] are not used"
+    assert table.view.data == before and table.session.applied == 0
+
+
+def table_picture(tray_dice: list[tuple[int, tuple[int, int]]], kept_dice: list[tuple[int, tuple[int, int]]]) -> np.ndarray:
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    for value, centre in tray_dice + kept_dice:
+        draw_die(img, value, centre, 60)
+    return img
+
+
+def test_camera_with_a_kept_zone_reads_throw_keep_and_rethrow(tmp_path):
+    """Synthetic photos replayed as a camera: five dice thrown, three sixes carried to the
+    kept zone (the two others untouched: no throw), then the two thrown again."""
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    first = [(6, (200, 200)), (6, (420, 260)), (2, (300, 500)), (3, (620, 420)), (6, (760, 180))]
+    carried = [(2, (300, 500)), (3, (620, 420))]
+    in_kept = [(6, (1000, 150)), (6, (1150, 350)), (6, (1020, 560))]
+    frames = [table_picture(first, []), table_picture(carried, in_kept), table_picture([(1, (250, 330)), (4, (560, 600))], in_kept)]
+    for i, img in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i}.png"), img)
+    zones = Zones.from_calibration(json.loads(json.dumps(CALIBRATION)))
+    table = Table(Journal(tmp_path / "j.sqlite3"), POKER, tick=0.05)
+    table.start()
+    try:
+        worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=25), table, interval=0.02, zones=zones)
+        worker.start()
+        end = time.monotonic() + 60
+        while time.monotonic() < end and len(list(table.journal.events(table.game_id))) < 3:
+            time.sleep(0.05)
+        worker.stop()
+        got = [(kind, sorted(dice or [])) for kind, dice in journal_types(table)[:3]]
+        assert got == [("roll", [2, 3, 6, 6, 6]), ("keep", [6, 6, 6]), ("roll", [1, 4])]
+    finally:
+        table.stop()
