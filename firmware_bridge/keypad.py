@@ -34,7 +34,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from gpiozero import Button
 
@@ -77,7 +77,9 @@ class Keypad:
         bounce_time: float = DEFAULT_BOUNCE,
         hold_time: float = DEFAULT_HOLD,
         clock: Callable[[], float] = time.monotonic,
+        idle: Iterable[PinSpec] = (),
     ) -> None:
+        """``idle``: pins wired as well, silent until :meth:`relabel` gives them names."""
         if bounce_time < 0:
             raise ValueError(f"bounce_time must be >= 0 seconds, got {bounce_time!r}")
         if hold_time <= bounce_time:
@@ -88,20 +90,10 @@ class Keypad:
         self._clock = clock
         self._lock = threading.Lock()
         self._contacts: dict[PinSpec, _Contact] = {}
-        self._names: dict[str, PinSpec] = {}
+        labels, self._names = _labels(pins)
         try:
-            for pin, names in pins.items():
-                short, long = (names, None) if isinstance(names, str) else names
-                if short is None and long is None:
-                    raise ValueError(f"pin {pin!r}: give a short-press name, a long-press name or both")
-                for n in (short, long):
-                    if n is None:
-                        continue
-                    if not isinstance(n, str) or not n:
-                        raise ValueError(f"pin {pin!r}: logical names must be non-empty strings, got {n!r}")
-                    if n in self._names:
-                        raise ValueError(f"logical name {n!r} is on pins {self._names[n]!r} and {pin!r}")
-                    self._names[n] = pin
+            for pin in [*pins, *(p for p in idle if p not in pins)]:
+                short, long = labels.get(pin, (None, None))
                 button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 contact = _Contact(short, long, button)
                 button.when_pressed = lambda _d=None, c=contact: self._edge(c, True)
@@ -110,6 +102,31 @@ class Keypad:
         except Exception:
             self.close()
             raise
+
+    def relabel(self, pins: Mapping[PinSpec, Names]) -> None:
+        """New names for wired pins (another game's layout); wired pins left out go
+        silent. A pin that is not wired, or a name on two pins, raises ValueError and
+        changes nothing.
+
+        >>> from gpiozero.pins.mock import MockFactory
+        >>> pad = Keypad({17: "stop"}, print, pin_factory=MockFactory(), idle=[22])
+        >>> pad.relabel({17: ("choose", "new_hand"), 22: "confirm"}); sorted(pad.names)
+        ['choose', 'confirm', 'new_hand']
+        >>> pad.relabel({5: "goal"})
+        Traceback (most recent call last):
+        ...
+        ValueError: pin 5 is not wired to this keypad; wired: 17, 22
+        >>> pad.close()
+        """
+        labels, names = _labels(pins)
+        with self._lock:
+            stray = [p for p in pins if p not in self._contacts]
+            if stray:
+                raise ValueError(f"pin {stray[0]!r} is not wired to this keypad; wired: {', '.join(map(str, self._contacts))}")
+            for pin, c in self._contacts.items():
+                c.short, c.long = labels.get(pin, (None, None))
+                c.long_sent = c.pressed  # a button held across the change reports nothing
+            self._names = names
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -155,7 +172,7 @@ class Keypad:
         now = self._clock()
         with self._lock:
             out = [
-                Held("/".join(n for n in (c.short, c.long) if n), pin, now - c.pressed_at)
+                Held("/".join(n for n in (c.short, c.long) if n) or "(silent)", pin, now - c.pressed_at)
                 for pin, c in self._contacts.items()
                 if c.pressed
             ]
@@ -190,6 +207,26 @@ class Keypad:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _labels(pins: Mapping[PinSpec, Names]) -> tuple[dict[PinSpec, tuple[str | None, str | None]], dict[str, PinSpec]]:
+    """Check a pin -> names map: (pin -> (short, long), name -> pin)."""
+    labels: dict[PinSpec, tuple[str | None, str | None]] = {}
+    where: dict[str, PinSpec] = {}
+    for pin, names in pins.items():
+        short, long = (names, None) if isinstance(names, str) else names
+        if short is None and long is None:
+            raise ValueError(f"pin {pin!r}: give a short-press name, a long-press name or both")
+        for n in (short, long):
+            if n is None:
+                continue
+            if not isinstance(n, str) or not n:
+                raise ValueError(f"pin {pin!r}: logical names must be non-empty strings, got {n!r}")
+            if n in where:
+                raise ValueError(f"logical name {n!r} is on pins {where[n]!r} and {pin!r}")
+            where[n] = pin
+        labels[pin] = (short, long)
+    return labels, where
 
 
 # The timekeeper's keypad (docs/keypad.md): BCM pin -> (short press, long press).

@@ -13,7 +13,7 @@ import threading
 import time
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .config import Config
 from .journal import Journal
@@ -219,18 +219,40 @@ def _pin_factory(sim: bool) -> Any:
         raise SystemExit(f"refbox run: no GPIO pin library works here ({exc}); use --sim to simulate the devices") from None
 
 
+def auto_layout(game: Any) -> str:
+    """The built-in keypad layout ``auto`` wires for a game."""
+    from .camera import takes_tiles
+
+    return "timekeeper" if "start_stop" in game.keypad else "dominoes" if takes_tiles(game) else "dice"
+
+
 def keypad_layout(cfg: Config, table: Table) -> dict[Any, Any]:
-    """BCM pin -> (short, long) names for the configured layout ("auto" follows the game)."""
+    """BCM pin -> (short, long) names for the configured layout ("auto": the current game's)."""
     from .config import keypad_layouts
 
     layouts = keypad_layouts(cfg.keypad)
     if len(layouts) > 1:  # auto
-        from .camera import takes_tiles
-
-        game = table.session.game
-        name = "timekeeper" if "start_stop" in game.keypad else "dominoes" if takes_tiles(game) else "dice"
-        return dict(layouts[name])
+        return dict(layouts[auto_layout(table.session.game)])
     return dict(next(iter(layouts.values())))
+
+
+class LayoutFollower:
+    """With ``keypad.layout = "auto"``, relabels the keypad when the table's game
+    changes (a new game from the control page): every pin of every built-in layout is
+    wired at start, the ones the game's layout leaves out stay silent. A table tick
+    hook (the loop thread, where new games are made)."""
+
+    def __init__(self, table: Table, keypad: Any, layouts: Mapping[str, Mapping[Any, Any]], current: str) -> None:
+        self.table, self.keypad, self.layouts, self.current = table, keypad, layouts, current
+
+    def __call__(self) -> None:
+        name = auto_layout(self.table.session.game)
+        if name == self.current:
+            return
+        self.keypad.relabel(self.layouts[name])
+        self.current = name
+        log.info("keypad (auto): %s layout for %s: %s", name, self.table.session.game.name, ", ".join(
+            f"GPIO{p}={'/'.join(n or '-' for n in names)}" for p, names in self.layouts[name].items()))
 
 
 def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> None:
@@ -239,14 +261,20 @@ def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> N
         return
     from firmware_bridge.keypad import Keypad
 
+    from .config import keypad_layouts
+
+    layouts = keypad_layouts(cfg.keypad)
     pins = keypad_layout(cfg, table)
+    every_pin = {p for layout in layouts.values() for p in layout}
     presser = KeypadPresser(table)
     pad = Keypad(pins, presser.on_press, pin_factory=factory, bounce_time=cfg.keypad.bounce_ms / 1000,
-                 hold_time=cfg.keypad.hold_ms / 1000)
+                 hold_time=cfg.keypad.hold_ms / 1000, idle=sorted(every_pin - set(pins)))
     presser.keypad = devices.keypad = pad
     devices.presser = presser
     devices.closers.append(pad.close)
     table.tick_hooks.append(pad.poll)  # long presses are reported while still held
+    if len(layouts) > 1:  # auto: the layout follows the game
+        table.tick_hooks.append(LayoutFollower(table, pad, layouts, auto_layout(table.session.game)))
     log.info("keypad (%s): %s", cfg.keypad.layout, ", ".join(
         f"GPIO{p}={'/'.join(n or '-' for n in names)}" for p, names in pins.items()))
 

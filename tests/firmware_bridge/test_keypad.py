@@ -163,3 +163,36 @@ def test_timekeeper_map_sends_futsal_events():
         clock.advance(0.1)
         bounce(pin, clock, "H")
     assert got == ["goal_away"]
+
+
+def test_relabel_gives_wired_pins_another_games_names(rig):
+    pad, clock, pressed = rig
+    foul = pad.pin_of("foul_home")
+    foul.drive_low()  # held while the game changes
+    clock.advance(0.1)
+    pad.relabel({5: ("draw", "pass"), 17: "stop"})
+    assert sorted(pad.names) == ["draw", "pass", "stop"]
+    clock.advance(2.0)
+    pad.poll()
+    foul.drive_high()  # the press began under the old names: nothing is reported
+    assert pressed == []
+    clock.advance(0.1)
+    foul.drive_low()
+    clock.advance(0.1)
+    foul.drive_high()
+    assert pressed == ["draw"]
+    stop = pad.pin_of("stop")  # BCM 17; BCM 21 (undo) is silent now
+    with pytest.raises(KeyError, match="no button 'undo'"):
+        pad.pin_of("undo")
+    stop.drive_low()
+    assert pressed == ["draw", "stop"]
+
+
+def test_relabel_refuses_a_bad_map_and_keeps_the_old_names(rig):
+    pad, _clock, _pressed = rig
+    before = pad.names
+    with pytest.raises(ValueError, match="logical name 'stop' is on pins 17 and 5"):
+        pad.relabel({17: "stop", 5: "stop"})
+    with pytest.raises(ValueError, match="pin 4 is not wired to this keypad; wired: 17, 5, 21"):
+        pad.relabel({4: "stop"})
+    assert pad.names == before

@@ -93,6 +93,36 @@ def test_keypad_buttons_reach_the_table_and_long_press_fires_while_held(live):
     assert events == ["goal", "clock_toggle", "undo"]
 
 
+def test_auto_keypad_follows_a_new_game_from_the_control_page(live):
+    """A club table switched from futsal to pig and to All Fives: the same box's pins
+    take the new game's names at once; the timekeeper's other pins fall silent."""
+    cfg, table, dev = live({"keypad": {"hold_ms": 150, "bounce_ms": 5}}, FUTSAL)
+    table.start()
+    start_keypad(cfg, table, dev, MockFactory())
+    foul = dev.keypad.pin_of("foul_home")  # BCM 5, a timekeeper-only button
+    assert table.new_game({"game": "pig", "players": ["A", "B"]}).result(5).accepted
+    assert wait_until(lambda: "stop" in dev.keypad.names)
+    assert "start_stop" not in dev.keypad.names and "foul_home" not in dev.keypad.names
+    assert table.submit({"type": "roll", "dice": [4]}).result(5).accepted
+    stop = dev.keypad.pin_of("stop")
+    stop.drive_low()
+    time.sleep(0.02)  # past the 5 ms debounce
+    stop.drive_high()
+    assert wait_until(lambda: table.view.data["players"][0]["score"] == 4)
+    foul.drive_low()  # silent now: nothing reaches the table
+    time.sleep(0.02)
+    foul.drive_high()
+    assert table.new_game({"game": "all-fives", "players": ["A", "B"]}).result(5).accepted
+    assert wait_until(lambda: "confirm" in dev.keypad.names)
+    assert dev.keypad.pin_of("confirm") is dev.keypad.pin_of("fish")  # BCM 22: short and long
+    choose = dev.keypad.pin_of("new_hand")  # CHOOSE's long press deals
+    choose.drive_low()
+    assert wait_until(lambda: table.view.data.get("phase") == "play", timeout=3)
+    choose.drive_high()
+    types = [(e["type"], e["source"]) for e in table.journal.events(table.game_id)]
+    assert types == [("new_hand", "button")]
+
+
 def test_web_press_goes_through_the_mock_pin_and_unknown_buttons_are_refused(live):
     cfg, table, dev = live({}, FUTSAL)
     table.start()
