@@ -75,7 +75,8 @@ class CameraWorker(threading.Thread):
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
         self.zones = zones
         self._halt = threading.Event()
-        self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0}
+        # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
+        self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None}
 
     def stop(self) -> None:
         self._halt.set()
@@ -109,19 +110,36 @@ class CameraWorker(threading.Thread):
                             size = (frame.shape[1], frame.shape[0])
                             entries = tile_contacts(tile_settler.readings, self.zones, size)
                             log.info("camera read tiles %s", entries)
-                            self.table.tiles(entries)
+                            self._answered("tiles", entries, self.table.tiles(entries))
                     else:
                         dice = settler.feed(frame, self.clock())
                         if dice:
                             entries = dice_entries(dice, settler.moved, self.zones)
                             self.status["readings"] += 1
                             log.info("camera read %s", entries)
-                            self.table.reading(entries)
+                            self._answered("dice", entries, self.table.reading(entries))
                     self._halt.wait(self.interval)
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")
             finally:
                 source.close()
+
+    def _answered(self, kind: str, seen: list[Any], answer: Any) -> None:
+        """Keep the table's answer to reading number ``readings`` in ``status["last"]``
+        (refusals are logged by the table; this is for the operator)."""
+        n = self.status["readings"]
+
+        def keep(done: Any) -> None:
+            last: dict[str, Any] = {"n": n, "kind": kind, "seen": seen}
+            try:
+                r = done.result()
+            except Exception as exc:  # the journal failed; the table says so in its health
+                last.update(accepted=False, reason=f"the table could not record it: {exc}")
+            else:
+                last.update(accepted=r.accepted, reason=r.reason, event=r.event if r.accepted else None)
+            self.status["last"] = last
+
+        answer.add_done_callback(keep)
 
     def _lost(self, reason: str) -> None:
         if self.status["last_error"] != reason:

@@ -443,6 +443,7 @@ def start_web(cfg: Config, table: Table, devices: Devices, port: int | None, sim
     if devices.presser is not None:
         app.extensions["refbox.press"] = devices.presser
     app.extensions["refbox.health"] = devices.health  # GET /api/health
+    app.extensions["refbox.camera"] = devices.camera  # GET /api/camera (None: no camera)
     server = make_server(cfg.web.host, cfg.web.port if port is None else port, app, threaded=True)
     devices.web_address = (str(server.server_address[0]), int(server.server_address[1]))
     thread = threading.Thread(target=server.serve_forever, name="web", daemon=True)

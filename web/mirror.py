@@ -1,5 +1,5 @@
 """The live mirror page, its server-sent event stream, and the read-only JSON API
-(view, history, health). Anyone on the network may read; nothing here changes state.
+(view, history, health, camera). Anyone on the network may read; nothing here changes state.
 
 Stream protocol (``GET /stream``), every message has an ``id`` (see :mod:`web.feed`):
 
@@ -84,6 +84,26 @@ def history() -> Any:
 def health() -> Any:
     """Device health from the runtime: ``{device: {"ok": bool, "detail": str}}`` ({} when unknown)."""
     return jsonify(feed().health(max_age=1.0))
+
+
+@bp.get("/api/camera")
+def camera() -> Any:
+    """The camera: ``{"camera": null}`` when the table has none, else ``connected``,
+    ``last_error``, ``readings`` and ``last``, the newest reading with the table's
+    answer (``n``, ``kind`` dice/tiles, ``seen``, ``accepted``, ``reason`` and
+    ``reason_text`` in the request's language, ``event`` when accepted)."""
+    from refbox.i18n import translate_reason
+
+    from .i18n import current_language
+
+    worker = current_app.extensions.get("refbox.camera")
+    if worker is None:
+        return jsonify({"camera": None})
+    st = dict(worker.status)
+    last = st.get("last")
+    if last and last.get("reason"):
+        st["last"] = {**last, "reason_text": translate_reason(last["reason"], current_language())}
+    return jsonify({"camera": st})
 
 
 def _message(kind: str, pos: Position, data: str) -> str:

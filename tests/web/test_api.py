@@ -60,6 +60,10 @@ def test_reading_goes_through_the_game(client):
     assert client.get("/api/view").json["turn_total"] == 6
 
 
+def test_camera_is_null_without_one(client):
+    assert client.get("/api/camera").json == {"camera": None}
+
+
 def test_reading_with_kept_dice_is_the_keep_then_the_roll(table, client):
     table.new_game({"game": "poker", "players": ["Ann", "Bob"]}).result(5)
     assert client.post("/api/reading", json={"dice": [6, 6, 2, 3, 6]}, headers=pin()).json["accepted"]

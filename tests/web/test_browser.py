@@ -4,6 +4,7 @@ journal, a real HTTP server on a free port. Missing Chromium is a failure, not a
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -254,3 +255,43 @@ def test_control_panel_confirms_the_count_the_camera_read_from_the_hands(page, t
         assert s.table.view.data["last_hand"]["pips"] == [0, 11, 3]
     finally:
         s.stop()
+
+
+def test_control_panel_shows_the_camera_and_its_last_reading(page, tmp_path):
+    """A real camera worker replays sample photos of one die: craps wants two dice, so
+    the operator sees the reading and why the game did not take it; after a new game
+    of pig the next photo is a roll, shown as accepted."""
+    import shutil
+
+    from refbox.camera import CameraWorker, open_source
+
+    root = Path(__file__).resolve().parents[2]
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    for name in ("face-5.jpg", "face-2.jpg"):
+        shutil.copy(root / "samples" / "dice" / name, folder / name)
+    s = Served(tmp_path / "j.sqlite3", {"game": "craps", "players": ["Ann", "Bob"]})
+    worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=15), s.table, interval=0.05)
+    s.app.extensions["refbox.camera"] = worker
+    try:
+        e = expect()
+        s.log_in(page)
+        e(page.locator("#camera-panel")).to_be_visible()
+        worker.start()
+        e(page.locator("#camera-state")).to_contain_text("connected")
+        e(page.locator("#camera-last")).to_contain_text(re.compile(r"last reading [25] — .*dice"))
+        e(page.locator("#camera-last")).to_have_class(re.compile("refused"))
+        assert s.table.session.applied == 0
+        assert s.table.new_game({"game": "pig", "players": ["Ann", "Bob"]}).result(5).accepted
+        e(page.locator("#camera-last")).to_contain_text(re.compile(r"last reading [25] — accepted: "), timeout=20_000)
+        e(page.locator("#camera-last")).to_have_class(re.compile("accepted"))
+        assert [ev["source"] for ev in s.table.journal.events(s.table.game_id)][:1] == ["camera"]
+    finally:
+        worker.stop()
+        s.stop()
+
+
+def test_control_panel_hides_the_camera_panel_without_a_camera(page, served):
+    served.log_in(page)
+    expect()(page.locator("#buttons button").first).to_be_visible()
+    assert page.locator("#camera-panel").is_hidden()

@@ -198,6 +198,28 @@
     }));
   }
 
+  // The camera (GET /api/camera, every 2 s): connected or lost, and the table's answer
+  // to its newest reading, so a throw the game did not take is not a silent mystery.
+  async function showCamera() {
+    let c;
+    try { c = (await (await fetch("/api/camera", { credentials: "same-origin" })).json()).camera; } catch (_) { return; }
+    $("camera-panel").hidden = !c;
+    if (!c) return;
+    $("camera-state").textContent = c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
+      : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening;
+    const last = c.last;
+    if (!last) { $("camera-last").textContent = ""; return; }
+    const seen = last.kind === "tiles"
+      ? last.seen.map((t) => (Array.isArray(t) ? t : t.tile).join("-")).join(" ")
+      : last.seen.map((d) => (typeof d === "object" && d !== null ? d.value : d)).join(" ");
+    const answer = last.accepted ? `${S.accepted}: ${name("actions", last.event.type)} ${JSON.stringify(last.event)}`
+      : `${why(last)}`;
+    $("camera-last").textContent = `${fmt(S.camera_last, { seen })} — ${answer}`;
+    $("camera-last").className = "answer " + (last.accepted ? "accepted" : "refused");
+  }
+  showCamera();
+  setInterval(showCamera, 2000);
+
   // the buttons and the event types follow the game (a new game changes them)
   let shownGame = null;
   window.Refbox.onView((v) => {
