@@ -96,6 +96,8 @@ class Keypad:
                 short, long = labels.get(pin, (None, None))
                 button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 contact = _Contact(short, long, button)
+                if button.is_pressed:  # down already at start (stuck, or held): counted as held, reports nothing
+                    contact.pressed, contact.pressed_at, contact.long_sent = True, clock(), True
                 button.when_pressed = lambda _d=None, c=contact: self._edge(c, True)
                 button.when_released = lambda _d=None, c=contact: self._edge(c, False)
                 self._contacts[pin] = contact

@@ -233,3 +233,29 @@ def test_web_gets_the_health_and_binds_loopback_by_default(rig):
         if server is not None and hasattr(server, "app"):
             app = server.app
     assert app is not None and app.extensions["refbox.health"] == dev.health
+
+
+def test_button_stuck_down_at_start_is_reported_and_sends_nothing(rig):
+    """A button already down when the table starts (a shorted wire, a jammed cap):
+    gpiozero sees no press edge, so the keypad counts it as held from the start."""
+    from gpiozero.pins.mock import MockPin
+
+    class ShortedPin(MockPin):
+        """A wire shorted to ground: the pull-up cannot raise the pin (GOAL HOME, BCM 27)."""
+
+        def _set_pull(self, value):
+            super()._set_pull(value)
+            if self.info.name == "GPIO27":
+                self.drive_low()
+
+    cfg, table, dev = rig(FUTSAL, {"keypad": {"bounce_ms": 5}})
+    dev.stuck_after = 0.3
+    factory = MockFactory(pin_class=ShortedPin)
+    table.start()
+    start_keypad(cfg, table, dev, factory)
+    assert wait_until(lambda: not dev.health()["keypad"]["ok"], timeout=3)
+    assert "button goal_home on GPIO27 has been held for" in dev.health()["keypad"]["detail"]
+    dev.keypad.pin_of("goal_home").drive_high()  # freed: no goal for a press nobody made
+    assert wait_until(lambda: dev.health()["keypad"]["ok"])
+    time.sleep(0.1)
+    assert table.view.data["home"]["score"] == 0 and table.session.applied == 0
