@@ -162,36 +162,76 @@ def cmd_odds(args: argparse.Namespace, extra: Sequence[str]) -> int:
     return 0
 
 
+def _camera_frame(spec: str, warm_up: int = 10) -> Any:
+    """One frame from a camera (``usb:0``, ``picamera``), after ``warm_up`` frames for
+    its exposure to settle; raises CameraLost / CameraUnavailable / ValueError."""
+    from .camera import open_source
+
+    source = open_source(spec)
+    try:
+        for _ in range(warm_up):
+            source.read()
+        return source.read()
+    finally:
+        source.close()
+
+
 def cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
     from vision import dice as dice_reader
     from vision import dominoes as domino_reader
+    from vision.annotate import draw_dice, draw_tiles, draw_zones
 
+    from .config import ConfigError
+    from .runtime import load_zones
+
+    zones = None
+    if args.zones:
+        try:
+            zones = load_zones(args.zones, key="--zones")
+        except ConfigError as exc:
+            print(f"refbox read: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    if not args.images and not args.camera:
+        print("refbox read: give IMAGE files, or --camera SOURCE for one frame from a camera", file=sys.stderr)
+        return EXIT_BAD_INPUT
     results = []
     annotate_dir = Path(args.annotate) if args.annotate else None
     if annotate_dir:
         annotate_dir.mkdir(parents=True, exist_ok=True)
     status = 0
-    for path in args.images:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
+    pictures: list[tuple[str, Any]] = [(path, cv2.imread(path, cv2.IMREAD_COLOR)) for path in args.images]
+    if args.camera:
+        from vision.sources import CameraLost, CameraUnavailable
+
+        try:
+            pictures.append((f"camera-{args.camera.replace(':', '-').replace('/', '_')}.png", _camera_frame(args.camera)))
+        except (CameraLost, CameraUnavailable, ValueError) as exc:
+            print(f"refbox read: --camera {args.camera}: {exc}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+    for path, image in pictures:
         if image is None:
             print(f"refbox read: cannot read image {path} (missing or not an image)", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
+        size = (image.shape[1], image.shape[0])
+        drawn = draw_zones(image, zones) if annotate_dir and zones is not None else image
         if args.what == "dice":
             readings = dice_reader.read_dice(image)
+            if zones is not None:
+                readings = list(zones.assign(readings, size))
             entry: dict[str, Any] = {"image": path, "dice": [r.to_dict() for r in readings]}
             if annotate_dir:
-                from vision.annotate import draw_dice
-
-                cv2.imwrite(str(annotate_dir / Path(path).name), draw_dice(image, readings))
+                cv2.imwrite(str(annotate_dir / Path(path).name), draw_dice(drawn, readings))
         else:
-            layout = domino_reader.read_layout(image) if hasattr(domino_reader, "read_layout") else None
-            if layout is not None:
-                entry = {"image": path, **layout.to_dict()}
-            else:
-                entry = {"image": path, "tiles": [t.to_dict() for t in domino_reader.read_dominoes(image)]}
+            layout = domino_reader.read_layout(image)
+            entry = {"image": path, **layout.to_dict()}
+            if zones is not None:
+                for tile, reading in zip(entry["tiles"], layout.tiles):
+                    tile["zone"] = zones.zone_of(reading.center, size)
+            if annotate_dir:
+                cv2.imwrite(str(annotate_dir / Path(path).name), draw_tiles(drawn, layout.tiles))
         results.append(entry)
     if args.json:
         _print_json(results)
@@ -293,9 +333,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("read", help="read dice or domino tiles in still images")
     p.add_argument("what", choices=["dice", "dominoes"])
-    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("images", nargs="*", metavar="IMAGE")
+    p.add_argument("--camera", metavar="SOURCE", help="read one frame from a camera too (usb:0, usb:/dev/video2, picamera)")
+    p.add_argument("--zones", metavar="FILE", help="a calibration (camera.zones): say which zone each die or tile lies in")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--annotate", metavar="DIR", help="write the images with the readings drawn on them")
+    p.add_argument("--annotate", metavar="DIR", help="write the images with the readings (and the zones) drawn on them")
 
     p = sub.add_parser("games", help="list the games and their house-rule options")
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -359,7 +359,7 @@ def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: fl
     table.attach("club", publisher)
 
 
-def load_zones(path: str) -> Any:
+def load_zones(path: str, key: str = "camera.zones") -> Any:
     """The table zones of ``camera.zones`` (a calibration file, vision/zones.py); a file
     that cannot be read or used is refused naming the key, the file and the reason."""
     import json
@@ -374,7 +374,7 @@ def load_zones(path: str) -> Any:
             raise CalibrationError(f"expected a JSON object, got {type(data).__name__}")
         return Zones.from_calibration(data)
     except (OSError, ValueError) as exc:  # CalibrationError and JSON errors are ValueErrors
-        raise ConfigError(f"camera.zones: cannot use {path}: {exc}") from None
+        raise ConfigError(f"{key}: cannot use {path}: {exc}") from None
 
 
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:

@@ -15,7 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .types import DieReading
+from .types import DieReading, TileReading
+from .zones import Zones
 
 SURE = (40, 220, 40)  # BGR
 UNSURE = (30, 30, 230)
@@ -39,9 +40,61 @@ def draw_dice(image: np.ndarray, readings: Iterable[DieReading]) -> np.ndarray:
         text = f"{r.value if r.value is not None else '?'} {r.confidence:.2f}"
         if r.zone:
             text += f" {r.zone}"
-        org = (x0, max(int(14 * scale), y0 - 4))
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour, thick, cv2.LINE_AA)
+        _label(out, text, (x0, max(int(14 * scale), y0 - 4)), colour, scale, thick)
+    return out
+
+
+def _label(out: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int], scale: float, thick: int) -> None:
+    cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour, thick, cv2.LINE_AA)
+
+
+def draw_tiles(image: np.ndarray, tiles: Iterable[TileReading]) -> np.ndarray:
+    """A copy of ``image`` with each domino tile outlined and labelled ``a-b`` (``?`` for
+    an unsure half; red when a half is unsure).
+
+    >>> t = TileReading((5, None), (25.0, 25.0), corners=((10, 15), (40, 15), (40, 35), (10, 35)))
+    >>> bool(draw_tiles(np.zeros((50, 50, 3), np.uint8), [t]).any())
+    True
+    """
+    out = image.copy()
+    h, w = out.shape[:2]
+    scale = max(0.4, min(w, h) / 900)
+    thick = max(1, int(round(2 * scale)))
+    for t in tiles:
+        colour = SURE if None not in t.pips else UNSURE
+        cx, cy = int(round(t.center[0])), int(round(t.center[1]))
+        if t.corners:
+            cv2.polylines(out, [np.round(np.array(t.corners, np.float32)).astype(np.int32)], True, colour, thick)
+        else:
+            cv2.drawMarker(out, (cx, cy), colour, cv2.MARKER_CROSS, int(12 * scale), thick)
+        _label(out, "-".join("?" if p is None else str(p) for p in t.pips), (cx, cy), colour, scale, thick)
+    return out
+
+
+ZONE = (230, 160, 40)  # BGR
+
+
+def draw_zones(image: np.ndarray, zones: Zones) -> np.ndarray:
+    """A copy of ``image`` with the calibration's zones outlined and named (scaled to the
+    image when the calibration gives the size it was drawn on): how a person checks
+    a calibration against the camera's picture.
+
+    >>> z = Zones.from_calibration({"size": [100, 100], "zones": {"kept": [[50, 0], [100, 0], [100, 100], [50, 100]]}})
+    >>> out = draw_zones(np.zeros((50, 50, 3), np.uint8), z)
+    >>> bool(out[:, 25:].any()), bool(out[5:45, 5:20].any())
+    (True, False)
+    """
+    out = image.copy()
+    h, w = out.shape[:2]
+    scale = max(0.4, min(w, h) / 900)
+    thick = max(1, int(round(2 * scale)))
+    sx, sy = (w / zones.size[0], h / zones.size[1]) if zones.size else (1.0, 1.0)
+    for name, poly in zones.polygons:
+        pts = np.round(poly * np.array([sx, sy], np.float32)).astype(np.int32)
+        cv2.polylines(out, [pts], True, ZONE, thick)
+        x, y = pts.min(axis=0)
+        _label(out, name, (int(x) + 4, int(y) + int(16 * scale)), ZONE, scale, thick)
     return out
 
 

@@ -64,14 +64,66 @@ def test_odds_bad_parameter(capsys):
 
 def test_read_dice_json_shape(capsys):
     images = sorted((ROOT / "tests" / "fixtures" / "dice").glob("*.jpg"))[:2]
-    if not images:
-        pytest.skip("dice fixtures arrive with the dice reader")
     assert main(["read", "dice", *map(str, images), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [o["image"] for o in out] == list(map(str, images))
     for o in out:
         for d in o["dice"]:
             assert set(d) >= {"value", "center", "confidence"}
+
+
+def zones_file(tmp_path):
+    p = tmp_path / "zones.json"
+    p.write_text(json.dumps({"size": [1280, 720], "zones": {
+        "tray": [[0, 0], [900, 0], [900, 720], [0, 720]], "kept": [[900, 0], [1280, 0], [1280, 720], [900, 720]]}}))
+    return p
+
+
+def test_read_dice_with_zones_says_where_each_die_lies_and_draws_them(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    from vision.synth import draw_die
+
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    draw_die(img, 2, (300, 360), 60)
+    draw_die(img, 6, (1100, 360), 60)
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), img)
+    out_dir = tmp_path / "out"
+    assert main(["read", "dice", str(photo), "--zones", str(zones_file(tmp_path)), "--annotate", str(out_dir), "--json"]) == 0
+    dice = json.loads(capsys.readouterr().out)[0]["dice"]
+    assert {d["value"]: d["zone"] for d in dice} == {2: "tray", 6: "kept"}
+    drawn = cv2.imread(str(out_dir / "table.png"))
+    assert drawn is not None and (drawn[10:700, 898:903] != img[10:700, 898:903]).any()  # the zones' border
+
+
+def test_read_from_a_camera_source_and_bad_zones(tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    shutil.copy(ROOT / "samples" / "dice" / "face-4.jpg", folder)
+    assert main(["read", "dice", "--camera", f"folder:{folder}", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out[0]["image"].startswith("camera-folder-") and [d["value"] for d in out[0]["dice"]] == [4]
+    assert main(["read", "dice", "--camera", f"folder:{tmp_path / 'none'}"]) == 2
+    assert "--camera folder:" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"zones": {"kept": [[0, 0]]}}')
+    assert main(["read", "dice", str(folder / "face-4.jpg"), "--zones", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "--zones: cannot use" in err and "needs at least 3 [x, y] points" in err
+    assert main(["read", "dice"]) == 2
+    assert "give IMAGE files, or --camera SOURCE" in capsys.readouterr().err
+
+
+def test_read_dominoes_annotates_the_tiles(tmp_path, capsys):
+    photo = ROOT / "tests" / "fixtures" / "dominoes" / "IMG_0350.jpg"
+    assert main(["read", "dominoes", str(photo), "--annotate", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [t["pips"] for t in out[0]["tiles"]] == [[1, 1]]
+    assert (tmp_path / "IMG_0350.jpg").is_file()
 
 
 def test_read_unreadable_image(tmp_path, capsys):
