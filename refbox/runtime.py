@@ -480,7 +480,7 @@ def run(cfg: Config, *, sim: bool, journal_path: str | None = None, port: int | 
         if sim:
             from .terminal import TerminalUI
 
-            ui = TerminalUI(table, devices, keyboard=keyboard and sys.stdin.isatty())
+            ui = TerminalUI(table, devices, keyboard=keyboard and sys.stdin.isatty(), lang=cfg.table.language)
             devices.closers.append(ui.stop)
             ui.start()
         notifier = Notifier(os.environ)

@@ -30,8 +30,14 @@ def key_map(buttons: list[str]) -> dict[str, str]:
 
 
 class TerminalUI:
-    def __init__(self, table: Any, devices: Any, *, keyboard: bool) -> None:
-        self.table, self.devices, self.keyboard = table, devices, keyboard
+    """The emulated displays drawn in the terminal and the keys that press the mock
+    buttons; its words and the table's answers in ``lang`` (``table.language``)."""
+
+    def __init__(self, table: Any, devices: Any, *, keyboard: bool, lang: str = "en") -> None:
+        from .i18n import translator
+
+        self.table, self.devices, self.keyboard, self.lang = table, devices, keyboard, lang
+        self._ = translator(lang)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._old: Any = None
@@ -57,9 +63,9 @@ class TerminalUI:
             display, led = self.devices.sim_display, self.devices.led
             parts = []
             if display is not None:
-                parts.append("serial display (emulated):\n" + display.render_text())
+                parts.append(self._("serial display (emulated):") + "\n" + display.render_text())
             if led is not None and hasattr(led.backend, "render_text"):
-                parts.append("LED scoreboard (emulated):\n" + led.backend.render_text())
+                parts.append(self._("LED scoreboard (emulated):") + "\n" + led.backend.render_text())
             text = "\n".join(parts)
             if text and text != last:
                 sys.stdout.write("\n" + text + "\n")
@@ -71,8 +77,7 @@ class TerminalUI:
         self._old = termios.tcgetattr(fd)
         tty.setcbreak(fd)
         keys = key_map(self._buttons())
-        help_line = ", ".join(f"{k}={n}" for k, n in keys.items())
-        print(f"keys: {help_line}, 1-6 = roll that die by hand, q = quit", flush=True)
+        print(self.help_line(keys), flush=True)
         while not self._stop.is_set():
             ready, _, _ = select.select([fd], [], [], 0.2)
             if not ready:
@@ -89,7 +94,26 @@ class TerminalUI:
             else:
                 continue
             try:
-                r = fut.result(5)
-                print(("accepted " + str(r.event)) if r.accepted else ("refused: " + r.reason), flush=True)
+                print(self.answer(fut.result(5)), flush=True)
             except Exception as exc:
-                print(f"error: {exc}", flush=True)
+                print(self._("error: {error}").format(error=exc), flush=True)
+
+    def help_line(self, keys: dict[str, str]) -> str:
+        """The keys, with each button's name in the language.
+
+        >>> TerminalUI(None, None, keyboard=False, lang="uk").help_line({"s": "stop"})
+        'клавіші: s=stop (зупинитися), 1-6 = кинутий кубик вручну, q = вихід'
+        """
+        from .i18n import action_name
+
+        named = ", ".join(f"{k}={n}" + (f" ({action_name(n, self.lang)})" if self.lang != "en" else "")
+                          for k, n in keys.items())
+        return self._("keys: {keys}, 1-6 = roll that die by hand, q = quit").format(keys=named)
+
+    def answer(self, r: Any) -> str:
+        """The table's answer to a key, in the language (refusals translated)."""
+        from .i18n import translate_reason
+
+        if r.accepted:
+            return self._("accepted {event}").format(event=r.event)
+        return self._("refused: {reason}").format(reason=translate_reason(r.reason, self.lang))

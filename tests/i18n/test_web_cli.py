@@ -326,3 +326,20 @@ def _context(app):
     ctx = {}
     app.update_template_context(ctx)
     return ctx
+
+
+@pytest.mark.parametrize("lang, words", [("uk", ("клавіші", "відхилено")), ("ru", ("клавиши", "отклонено"))])
+def test_simulation_terminal_speaks_the_tables_language(tmp_path, lang, words):
+    """The --sim terminal: its key line and the table's refusals in ``table.language``."""
+    from refbox.journal import Journal
+    from refbox.table import Table
+    from refbox.terminal import TerminalUI, key_map
+
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["A", "B"]})
+    ui = TerminalUI(table, None, keyboard=False, lang=lang)
+    line = ui.help_line(key_map(ui._buttons()))
+    refused = ui.answer(table.handle({"type": "stop"}))  # before any throw
+    english = TerminalUI(table, None, keyboard=False).answer(table.handle({"type": "stop"}))
+    assert line.startswith(words[0]) and refused.startswith(words[1]), (line, refused)
+    assert "throw at least once" in english and "throw" not in refused, refused
+    assert ui.answer(table.handle({"type": "roll", "dice": [4]})).startswith(i18n.gettext_for(lang, "accepted {event}")[:5])
