@@ -63,6 +63,26 @@ def futsal(tmp: Path) -> Served:
     return s
 
 
+def camera(served: Served, tmp: Path) -> Any:
+    """A camera worker replaying one sample photo into the table; returns once the
+    table has answered its reading."""
+    import shutil
+    import time
+
+    from refbox.camera import CameraWorker, open_source
+
+    folder = tmp / "camera"
+    folder.mkdir()
+    shutil.copy(OUT.parent.parent / "samples" / "dice" / "face-5.jpg", folder)
+    worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=10), served.table, interval=0.05)
+    served.app.extensions["refbox.camera"] = worker
+    worker.start()
+    end = time.monotonic() + 30
+    while worker.status["last"] is None and time.monotonic() < end:
+        time.sleep(0.05)
+    return worker
+
+
 def shoot(page: Any, url: str, path: Path, full: bool = False) -> None:
     page.goto(url)
     page.wait_for_selector("#status.live")
@@ -87,8 +107,10 @@ def main(argv: list[str] | None = None) -> int:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         tv = browser.new_page(viewport={"width": 1280, "height": 720})
         served = pig(tmp)
+        worker = None
         try:
             shoot(tv, served.url + "/", args.out / "web-pig.png")
+            worker = camera(served, tmp)  # the control page's Camera panel: a real worker, one sample photo
             ctl = browser.new_page(viewport={"width": 1024, "height": 768})
             ctl.goto(served.url + "/login")
             ctl.fill("#pin", served.pin)
@@ -97,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             ctl.wait_for_selector("#buttons button")
             shoot(ctl, served.url + "/control", args.out / "web-control.png", full=True)
         finally:
+            if worker is not None:
+                worker.stop()
             served.stop()
         served = futsal(tmp)
         try:

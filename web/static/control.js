@@ -212,8 +212,11 @@
     const seen = last.kind === "tiles"
       ? last.seen.map((t) => (Array.isArray(t) ? t : t.tile).join("-")).join(" ")
       : last.seen.map((d) => (typeof d === "object" && d !== null ? d.value : d)).join(" ");
-    const answer = last.accepted ? `${S.accepted}: ${name("actions", last.event.type)} ${JSON.stringify(last.event)}`
-      : `${why(last)}`;
+    let answer = why(last);
+    if (last.accepted) {
+      const { type, source, t, ...fields } = last.event;
+      answer = `${S.accepted}: ${name("actions", type)} ${JSON.stringify(fields)}`;
+    }
     $("camera-last").textContent = `${fmt(S.camera_last, { seen })} — ${answer}`;
     $("camera-last").className = "answer " + (last.accepted ? "accepted" : "refused");
   }
