@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from math import sqrt
+from math import atan2, degrees, hypot, pi, sqrt
 from statistics import median
 from dataclasses import dataclass, replace
 
@@ -166,20 +166,22 @@ def candidate_faces(
     ``background`` (:func:`table_background`) and ``regions`` (:func:`die_regions`)
     are made here when not given.
     """
-    evidence = pip_evidence(work, params)
-    pips = find_pips(evidence, work, params)
+    fine = cv2.GaussianBlur(work, (0, 0), params.fine_sigma)
+    pips = find_pips(_difference_of_gaussians(work, fine, params), work, params)
     if background is None:
         background = table_background(work)
     faces: list[Face] = []
-    smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+    # the colours along paths and round pips are read from a picture blurred by one pixel:
+    # the fine blur of the pip evidence when it is that
+    smooth = fine if params.fine_sigma == 1.0 else cv2.GaussianBlur(work, (0, 0), 1.0)
     if regions is None and params.region_colour > 0:
         regions = die_regions(work, background, params)
     todo = link_pips(pips, work, params, smooth, regions)
     while todo:
         group = todo.pop()
         diam = float(median([p.diameter for p in group]))
-        face, rest = best_face(group, diam, params)
-        f = face_of(face, work, background, params, smooth)
+        face, rest, err = _best_face(group, diam, params)
+        f = face_of(face, work, background, params, smooth, err)
         if f is not None:
             faces.append(f)
         if rest:
@@ -204,7 +206,11 @@ def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
     surroundings, negative where it is darker; between two close pips the sign
     flips, which keeps neighbouring pips apart.
     """
-    fine = cv2.GaussianBlur(work, (0, 0), params.fine_sigma)
+    return _difference_of_gaussians(work, cv2.GaussianBlur(work, (0, 0), params.fine_sigma), params)
+
+
+def _difference_of_gaussians(work: np.ndarray, fine: np.ndarray, params: Params) -> np.ndarray:
+    """:func:`pip_evidence` from the fine blur of the picture."""
     coarse = cv2.GaussianBlur(work, (0, 0), params.coarse_sigma)
     diff = cv2.subtract(fine, coarse, dtype=cv2.CV_32F)
     # blurring is linear, so the opponent colours of the difference are the
@@ -222,64 +228,67 @@ def _fill_holes(inside: np.ndarray) -> np.ndarray:
 
 def _round_blob(inside: np.ndarray, params: Params) -> tuple[float, float, float, float, float] | None:
     """(x, y, area, roundness, angle) of a boolean mask if it is a round solid blob, else None."""
-    m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
-    if m["m00"] <= 0:
+    m = cv2.moments(inside.view(np.uint8), binaryImage=True)
+    m00 = m["m00"]
+    if m00 <= 0:
         return None
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
+    mu20, mu02, mu11 = m["mu20"] / m00, m["mu02"] / m00, m["mu11"] / m00
+    common = sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
     l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
-    roundness = float(np.sqrt(l2 / l1))
+    roundness = sqrt(l2 / l1)
     # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
-    if roundness < 1 / params.max_elongation or m["m00"] < params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
+    if roundness < 1 / params.max_elongation or m00 < params.min_solidity * 4 * pi * sqrt(l1 * l2):
         return None
-    ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
-    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(m["m00"]), roundness, ang
+    ang = degrees(0.5 * atan2(2 * mu11, mu20 - mu02))
+    return m["m10"] / m00, m["m01"] / m00, float(m00), roundness, ang
 
 
-def _blobs(
-    values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0
-) -> list[tuple[float, float, float, float, float, float, int]]:
+_Blob = tuple[float, float, float, float, float, float, int]
+
+
+def _blobs(values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0) -> list[_Blob]:
     """Round solid blobs where ``values`` exceed the first level: (x, y, area, roundness, angle, peak, depth).
 
-    A component that is no pip (too big, not round) but holds pixels above the
-    next level is cut again at that level, within its own box only (pips packed
-    close merge at a low level and come apart higher up).
+    Only components that reach ``min_peak`` somewhere count. A component that
+    is no pip (too big, not round) but holds pixels above the next level is cut
+    again at that level, within its own box only (pips packed close merge at a
+    low level and come apart higher up).
     """
+    hot = values > min_peak
+    if not hot.any():  # no component reaches the peak (most opponent-colour channels of most frames)
+        return []
     mask = (values > levels[0]).view(np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
+    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_BBDT)
     if n <= 1:
         return []
-    area = stats[1:, cv2.CC_STAT_AREA]
-    bw = stats[1:, cv2.CC_STAT_WIDTH]
-    bh = stats[1:, cv2.CC_STAT_HEIGHT]
-    ok = (area >= params.min_pip_area) & (area <= params.max_pip_area)
-    ok &= np.maximum(bw, bh) <= params.max_elongation * np.minimum(bw, bh) + 2
-    ok &= area >= 0.4 * bw * bh  # a disc fills pi/4 of its box; a diagonal ellipse less
-    # components that reach the pip peak at all
-    peaked = np.zeros(n, bool)
-    peaked[labels[values > min_peak]] = True
+    # components that reach the pip peak at all, in label order
+    peaked = np.unique(labels[hot])
+    peaked = peaked[peaked > 0]
+    if not len(peaked):
+        return []
     deeper = np.zeros(n, bool)
     if len(levels) > 1:
         deeper[labels[values > levels[1]]] = True
-    out = []
-    for i in range(1, n):
-        if not peaked[i]:
-            continue
-        x0, y0, w, h = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
+    out: list[_Blob] = []
+    for i in peaked.tolist():
+        x0, y0, w, h, area = stats[i].tolist()
+        ok = params.min_pip_area <= area <= params.max_pip_area
+        ok = ok and max(w, h) <= params.max_elongation * min(w, h) + 2
+        ok = ok and area >= 0.4 * w * h  # a disc fills pi/4 of its box; a diagonal ellipse less
         inside = labels[y0 : y0 + h, x0 : x0 + w] == i
-        blob = _round_blob(inside, params) if ok[i - 1] else None
+        blob = _round_blob(inside, params) if ok else None
         if blob is None:
-            inner: list[tuple[float, float, float, float, float, float, int]] = []
-            if deeper[i] and area[i - 1] >= 2 * params.min_pip_area:
+            inner: list[_Blob] = []
+            if deeper[i] and area >= 2 * params.min_pip_area:
                 crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
-                inner = _blobs(crop, levels[1:], params, min_peak, x_off + int(x0), y_off + int(y0), depth + 1)
+                inner = _blobs(crop, levels[1:], params, min_peak, x_off + x0, y_off + y0, depth + 1)
             out.extend(inner)
-            if inner or not ok[i - 1] or area[i - 1] < params.min_ring_area:
+            if inner or not ok or area < params.min_ring_area:
                 continue
             # a big pip gives a ring of evidence (the blur is smaller than the pip): fill it,
             # but not the outline of a whole die (its hole is much bigger than its rim)
             filled = _fill_holes(inside)
-            if np.count_nonzero(filled) > 2 * area[i - 1]:
+            if np.count_nonzero(filled) > 2 * area:
                 continue
             blob = _round_blob(filled, params)
             if blob is None:
@@ -297,34 +306,42 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     threshold steps): tiny pips packed close merge at a low level and come apart
     at a higher one, faint pips only pass the low one.
     """
-    found: list[tuple[int, float, Pip]] = []
+    rows: list[tuple[float, ...]] = []
     thresholds = (params.pip_threshold, params.chroma_threshold, params.chroma_threshold)
+    channels = cv2.split(evidence)
     for ch in range(3):
-        e = evidence[:, :, ch]
         for sign in (-1.0, 1.0):
-            s = np.ascontiguousarray(e if sign > 0 else -e)
+            s = channels[ch] if sign > 0 else np.negative(channels[ch])
             levels = [thresholds[ch] * f for f in (params.levels if ch == 0 else params.levels[:2])]
-            for x, y, area, roundness, ang, peak, level in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
-                xi = min(max(int(round(x)), 0), e.shape[1] - 1)
-                yi = min(max(int(round(y)), 0), e.shape[0] - 1)
-                colour = (0.0, 0.0, 0.0)
-                if work is not None:
-                    px = work[yi, xi]
-                    colour = (float(px[0]), float(px[1]), float(px[2]))
-                dark = sign < 0 if ch == 0 else bool(evidence[yi, xi, 0] <= 0)
-                found.append((level, -peak, Pip(x, y, area, peak, roundness, ang, colour, dark)))
+            for blob in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
+                rows.append((*blob, ch, sign))
+    if not rows:
+        return []
+    a = np.array(rows)
+    x, y, area, roundness, ang, peak, level, ch_of, sign_of = a.T
+    h, w = evidence.shape[:2]
+    xi = np.clip(np.round(x).astype(int), 0, w - 1)
+    yi = np.clip(np.round(y).astype(int), 0, h - 1)
+    colours = work[yi, xi].astype(float) if work is not None else np.zeros((len(a), 3))
+    dark = np.where(ch_of == 0, sign_of < 0, evidence[yi, xi, 0] <= 0)
+    diam = 2.0 * np.sqrt(area / np.pi)
     # one blob shows at several levels and maybe in several channels: keep the first seen
-    found.sort(key=lambda t: (t[0], t[1]))
+    # (lowest level, then strongest); the same blob: close, and not five times bigger
+    # (small pips found at a higher level inside a blob as big as a whole light face are
+    # pips of their own)
+    order = np.lexsort((-peak, level))
+    x, y, diam = x[order], y[order], diam[order]
+    big = np.maximum(diam[:, None], diam[None, :])
+    same = (np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) <= 0.5 * big) & (big <= 5.0 * np.minimum(diam[:, None], diam[None, :]))
+    kept = np.zeros(len(order), bool)
+    for k in range(len(order)):
+        if not (same[k] & kept).any():
+            kept[k] = True
     pips: list[Pip] = []
-    kept = np.empty((len(found), 3))
-    for _, _, p in found:
-        k = kept[: len(pips)]
-        # the same blob: close, and not five times bigger (small pips found at a higher
-        # level inside a blob as big as a whole light face are pips of their own)
-        big, small = np.maximum(k[:, 2], p.diameter), np.minimum(k[:, 2], p.diameter)
-        if not len(pips) or not np.any((np.hypot(k[:, 0] - p.x, k[:, 1] - p.y) <= 0.5 * big) & (big <= 5.0 * small)):
-            kept[len(pips)] = (p.x, p.y, p.diameter)
-            pips.append(p)
+    for k in np.flatnonzero(kept).tolist():
+        j = int(order[k])
+        c = colours[j]
+        pips.append(Pip(float(x[k]), float(y[k]), float(area[j]), float(peak[j]), float(roundness[j]), float(ang[j]), (float(c[0]), float(c[1]), float(c[2])), bool(dark[j])))
     return pips
 
 
@@ -543,9 +560,10 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
     return float(best)
 
 
-def _pattern_score(pts: np.ndarray, diam: float) -> float:
-    """Confidence 0..1 that ``pts`` form a die face."""
-    err = pattern_error(pts, diam)
+def _pattern_score(pts: np.ndarray, diam: float, err: float | None = None) -> float:
+    """Confidence 0..1 that ``pts`` form a die face (``err``: their :func:`pattern_error`, when known)."""
+    if err is None:
+        err = pattern_error(pts, diam)
     return float(np.clip(1.0 - err / 0.5, 0.0, 1.0)) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
 
 
@@ -566,11 +584,18 @@ def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tu
     roundest pips (the top face is seen most squarely). Groups bigger than
     ``MAX_SEARCH`` first shed their least round pips.
     """
-    params = DEFAULT if params is None else params
+    face, rest, _ = _best_face(group, diam, DEFAULT if params is None else params)
+    return face, rest
+
+
+def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip], list[Pip], float | None]:
+    """:func:`best_face`, and the face's :func:`pattern_error` for its own median pip diameter when known (else None)."""
     g = list(group)
     pts_all = np.array([[p.x, p.y] for p in g])
-    if len(g) <= 6 and pattern_error(pts_all, diam) < FIT_ERROR:
-        return g, []
+    if len(g) <= 6:
+        err_all = pattern_error(pts_all, diam)
+        if err_all < FIT_ERROR:
+            return g, [], err_all
     rest: list[Pip] = []
     if len(g) > MAX_SEARCH:
         g.sort(key=lambda p: -p.roundness)
@@ -579,7 +604,7 @@ def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tu
     rnd = np.array([p.roundness for p in g])
     dia = np.array([p.diameter for p in g])
     for k in range(min(6, len(g)), 1, -1):
-        best: tuple[float, tuple[int, ...]] | None = None
+        best: tuple[float, tuple[int, ...], float] | None = None
         for sub in combinations(range(len(g)), k):
             idx = list(sub)
             r, d = rnd[idx], dia[idx]
@@ -590,13 +615,14 @@ def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tu
                 continue
             key = err - 0.5 * float(r.mean())
             if best is None or key < best[0]:
-                best = (key, sub)
+                best = (key, sub, err)
         if best is not None:
             chosen = set(best[1])
-            return [g[i] for i in best[1]], rest + [g[i] for i in range(len(g)) if i not in chosen]
+            # (the error of 2 and 3 pips depends on the pip diameter, here the whole group's)
+            return [g[i] for i in best[1]], rest + [g[i] for i in range(len(g)) if i not in chosen], best[2] if k >= 4 else None
     # no pattern of two or more: the roundest pip alone
     i = int(np.argmax(rnd))
-    return [g[i]], rest + g[:i] + g[i + 1 :]
+    return [g[i]], rest + g[:i] + g[i + 1 :], 0.0
 
 
 @dataclass(frozen=True)
@@ -617,13 +643,16 @@ class Face:
     clutter: float = 0.0  # colour spread just round the pips, relative to the pips' contrast (a plain face: small)
 
 
-def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None) -> Face | None:
-    """The face a pip group forms, or None if it is no die."""
-    pts = np.array([[p.x, p.y] for p in group])
-    diam = float(median([p.diameter for p in group]))  # (statistics: small lists, no numpy overhead)
-    cx, cy = pts.mean(axis=0)
+def face_of(
+    group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None, err: float | None = None
+) -> Face | None:
+    """The face a pip group forms, or None if it is no die (``err``: its :func:`pattern_error`, when known)."""
     n = len(group)
-    spread = float(np.max(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy))) if n > 1 else 0.0
+    xs = [p.x for p in group]
+    ys = [p.y for p in group]
+    diam = float(median([p.diameter for p in group]))  # (statistics and plain floats: small lists, no numpy overhead)
+    cx, cy = sum(xs) / n, sum(ys) / n
+    spread = max(hypot(x - cx, y - cy) for x, y in zip(xs, ys)) if n > 1 else 0.0
     major = float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in group]))
     size = max(5.0 * major, spread / 0.36) if n > 1 else 6.0 * major
     half = 0.5 * size
@@ -638,19 +667,19 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
     contrast = float(np.linalg.norm(face - table))
     if contrast < params.min_face_contrast:
         # a die big in the picture is part of the wide-median table model: look just outside it instead
-        xs = np.clip(np.round(cx + 0.8 * size * _RING[:, 0]).astype(int), 0, w - 1)
-        ys = np.clip(np.round(cy + 0.8 * size * _RING[:, 1]).astype(int), 0, h - 1)
-        around = np.median(work[ys, xs].astype(np.float32), axis=0)
+        rx = np.clip(np.round(cx + 0.8 * size * _RING[:, 0]).astype(int), 0, w - 1)
+        ry = np.clip(np.round(cy + 0.8 * size * _RING[:, 1]).astype(int), 0, h - 1)
+        around = np.median(work[ry, rx].astype(np.float32), axis=0)
         contrast = float(np.linalg.norm(face - around))
-    roundness = float(np.mean([p.roundness for p in group]))
+    roundness = sum(p.roundness for p in group) / n
     peak = float(median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
     if n > 6:
-        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
+        return Face(cx, cy, size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
     if contrast < params.min_face_contrast:
         return None
-    conf = _pattern_score(pts, diam)
-    return Face(float(cx), float(cy), size, n, conf, roundness, box, n, peak, diam, contrast, clutter)
+    conf = _pattern_score(np.array([xs, ys]).T, diam, err)
+    return Face(cx, cy, size, n, conf, roundness, box, n, peak, diam, contrast, clutter)
 
 
 _RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
@@ -668,11 +697,14 @@ def _face_ring(group: list[Pip], smooth: np.ndarray, colour_only: bool = False) 
     h, w = smooth.shape[:2]
     p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
     r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
-    xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
-    ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
+    xs = np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int).clip(0, w - 1)
+    ys = np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int).clip(0, h - 1)
     if colour_only:
-        return 0.0, np.median(ring.reshape(-1, 3), axis=0)
+        # the median of whole numbers (an even count of them): the mean of the middle two
+        ring8 = np.sort(smooth[ys.ravel(), xs.ravel()], axis=0)
+        m = len(ring8) // 2
+        return 0.0, (ring8[m - 1].astype(np.float32) + ring8[m]) / np.float32(2)
+    ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
     ref = np.median(ring, axis=1)  # (pips, 3)
     spread = np.median(np.linalg.norm(ring - ref[:, None, :], axis=2), axis=1)
     cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
