@@ -376,22 +376,6 @@ def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
     return bool(_edges_between([(a, b)], smooth, params)[0])
 
 
-def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
-    """Pips of one face are foreshortened alike: similar roundness, and if elongated, the same way.
-
-    Tiny blobs have too few pixels for a shape; they always pass.
-    """
-    if min(a.diameter, b.diameter) < params.tilt_min_diameter:
-        return True
-    if abs(a.roundness - b.roundness) > params.tilt_roundness:
-        return False
-    if max(a.roundness, b.roundness) < 0.8:
-        diff = abs(a.angle - b.angle) % 180.0
-        if min(diff, 180.0 - diff) > params.tilt_angle:
-            return False
-    return True
-
-
 def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
     """Blobs that stand out from the table and look like one lone die: a label image (0 = none) and each label's size.
 
@@ -446,7 +430,6 @@ def link_pips(
             smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
         xy = np.array([[p.x, p.y] for p in pips])
         diam = np.array([p.diameter for p in pips])
-        pairs: list[tuple[int, int]] = []
         region = np.zeros(n, np.int32)
         if regions is not None:
             lab, sizes = regions
@@ -454,22 +437,26 @@ def link_pips(
             yi = np.clip(np.round(xy[:, 1]).astype(int), 0, lab.shape[0] - 1)
             region = lab[yi, xi]
             region[sizes[region] > params.region_size * diam] = 0
-        lone: list[tuple[int, int]] = []
-        for i in range(n):
-            d = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
-            for j in np.nonzero((d < params.link_factor * 0.5 * (diam + diam[i]) + 2) & (np.arange(n) > i))[0]:
-                a, b = pips[i], pips[int(j)]
-                ratio = diam[i] / diam[j]
-                if not 0.55 < ratio < 1.8 or a.dark != b.dark:
-                    continue
-                if np.linalg.norm(np.subtract(a.colour, b.colour)) > params.pip_colour:
-                    continue
-                if not _same_tilt(a, b, params):
-                    continue
-                if region[i] and region[i] == region[j]:
-                    lone.append((i, int(j)))
-                    continue
-                pairs.append((i, int(j)))
+        # every pair closer than a few pip diameters, alike in size, polarity, colour and foreshortening
+        rnd = np.array([p.roundness for p in pips])
+        ang = np.array([p.angle for p in pips])
+        dark = np.array([p.dark for p in pips])
+        col = np.array([p.colour for p in pips])
+        ii, jj = np.triu_indices(n, 1)
+        dx, dy = xy[jj, 0] - xy[ii, 0], xy[jj, 1] - xy[ii, 1]
+        di, dj = diam[ii], diam[jj]
+        ratio = di / dj
+        ok = (np.hypot(dx, dy) < params.link_factor * 0.5 * (dj + di) + 2) & (0.55 < ratio) & (ratio < 1.8) & (dark[ii] == dark[jj])
+        dc = col[ii] - col[jj]
+        ok &= np.sqrt((dc * dc).sum(axis=1)) <= params.pip_colour
+        # pips of one face are foreshortened alike: similar roundness, and if elongated, the same
+        # way (tiny blobs have too few pixels for a shape: they always pass)
+        turn = np.abs(ang[ii] - ang[jj]) % 180.0
+        tilt = (np.abs(rnd[ii] - rnd[jj]) <= params.tilt_roundness) & ~((np.maximum(rnd[ii], rnd[jj]) < 0.8) & (np.minimum(turn, 180.0 - turn) > params.tilt_angle))
+        ok &= tilt | (np.minimum(di, dj) < params.tilt_min_diameter)
+        inner = ok & (region[ii] != 0) & (region[ii] == region[jj])
+        lone = list(zip(ii[inner].tolist(), jj[inner].tolist()))
+        pairs = list(zip(ii[ok & ~inner].tolist(), jj[ok & ~inner].tolist()))
         edges = _edges_between([(pips[i], pips[j]) for i, j in pairs], smooth, params)
         for (u, v), edge in zip(pairs, edges):
             if not edge:
