@@ -266,9 +266,6 @@ def _blobs(values: np.ndarray, levels: Sequence[float], params: Params, min_peak
     peaked = peaked[peaked > 0]
     if not len(peaked):
         return []
-    deeper = np.zeros(n, bool)
-    if len(levels) > 1:
-        deeper[labels[values > levels[1]]] = True
     out: list[_Blob] = []
     for i in peaked.tolist():
         x0, y0, w, h, area = stats[i].tolist()
@@ -279,7 +276,7 @@ def _blobs(values: np.ndarray, levels: Sequence[float], params: Params, min_peak
         blob = _round_blob(inside, params) if ok else None
         if blob is None:
             inner: list[_Blob] = []
-            if deeper[i] and area >= 2 * params.min_pip_area:
+            if len(levels) > 1 and area >= 2 * params.min_pip_area and (values[y0 : y0 + h, x0 : x0 + w][inside] > levels[1]).any():
                 crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
                 inner = _blobs(crop, levels[1:], params, min_peak, x_off + x0, y_off + y0, depth + 1)
             out.extend(inner)
