@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from math import atan2, degrees, hypot, pi, sqrt
+from math import atan2, degrees, floor, hypot, pi, sqrt
 from statistics import median
 from dataclasses import dataclass, replace
 
@@ -381,9 +381,14 @@ def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAU
     of :func:`link_pips` alone). The size (the longer side of the blob's
     rotated box, pixels) lets the caller check it against the pips' size.
     """
+    # the colour change: the sum of the channels' changes over sqrt 3 (about the Euclidean
+    # distance), rounded to whole units, above region_colour; that is a sum of the changes
+    # above a limit, which is summed in bytes when the limit allows (a sum past 255 saturates)
+    limit = (floor(params.region_colour) + 0.5) * sqrt(3)
     diff = cv2.absdiff(work, background)
-    dist = cv2.transform(diff, np.full((1, 3), 1.0 / np.sqrt(3)))  # mean colour change times sqrt 3 (about the Euclidean distance)
-    mask = cv2.morphologyEx((dist > params.region_colour).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    change = cv2.transform(diff if limit < 255 else diff.astype(np.float32), np.ones((1, 3)))
+    mask = (change > limit).view(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     labels = np.zeros(work.shape[:2], np.int32)
     sizes = [0.0]
@@ -515,22 +520,18 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
             return 1.0
         off_mid = float(np.hypot(*(mid - (ends[0] + ends[1]) / 2))) / span
         return off_mid * 2.0
-    model = _FACES.get(n)
-    if model is None:
+    models = _WHITE_FACES.get(n)
+    if models is None:
         return 1.0
     w = _whiten(pts)
-    m = _whiten(model)
-    if w is None or m is None:
+    if w is None:
         return 1.0
     ang_w = np.arctan2(w[:, 1], w[:, 0])
     ok_w = np.hypot(w[:, 0], w[:, 1]) >= 0.3
     best = np.inf
-    for mirror in (1.0, -1.0):
-        mm = m * np.array([1.0, mirror])
-        am = np.arctan2(mm[:, 1], mm[:, 0])
-        ok_m = np.hypot(mm[:, 0], mm[:, 1]) >= 0.3
+    for mm, am in models:
         # every rotation that puts some model pip onto some point's direction
-        t = (ang_w[ok_w][:, None] - am[ok_m][None, :]).ravel()
+        t = (ang_w[ok_w][:, None] - am[None, :]).ravel()
         c, s = np.cos(t), np.sin(t)
         rx = mm[None, :, 0] * c[:, None] - mm[None, :, 1] * s[:, None]  # (R, n)
         ry = mm[None, :, 0] * s[:, None] + mm[None, :, 1] * c[:, None]
@@ -542,6 +543,21 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
         err = np.where(clash, np.maximum(err, 1.0), err)
         best = min(best, float(err.min()))
     return float(best)
+
+
+def _white_faces(model: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The whitened face pattern and its mirror image, each with the directions of its pips off the centre."""
+    m = _whiten(model)
+    assert m is not None
+    out = []
+    for mirror in (1.0, -1.0):
+        mm = m * np.array([1.0, mirror])
+        am = np.arctan2(mm[:, 1], mm[:, 0])
+        out.append((mm, am[np.hypot(mm[:, 0], mm[:, 1]) >= 0.3]))
+    return out
+
+
+_WHITE_FACES = {n: _white_faces(model) for n, model in _FACES.items()}
 
 
 def _pattern_score(pts: np.ndarray, diam: float, err: float | None = None) -> float:
@@ -785,7 +801,7 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     kept: list[Face] = []
     for _, f in cands:
         rf = region(f)
-        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) and not (rf and region(k) == rf) for k in kept):
+        if all(hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) and not (rf and region(k) == rf) for k in kept):
             kept.append(f)
     return kept
 
