@@ -78,8 +78,9 @@ def features(crop: np.ndarray) -> np.ndarray:
     dice and light do not matter, only the pattern).
     """
     n = len(crop)
-    o = cv2.transform(crop.reshape(n * CROP, CROP, 3).astype(np.float32), OPPONENT).reshape(n, CROP * CROP, 3)
-    o = np.ascontiguousarray(o.transpose(0, 2, 1))  # channels first: each channel of each crop one contiguous row
+    o: np.ndarray = np.ascontiguousarray(  # channels first: each channel of each crop one contiguous row
+        cv2.transform(crop.reshape(n * CROP, CROP, 3).astype(np.float32), OPPONENT).reshape(n, CROP * CROP, 3).transpose(0, 2, 1), np.float32
+    )
     o -= o.mean(axis=2, keepdims=True)
     # (the lightness is centred: its spread is the root of its mean square)
     o /= (np.sqrt(np.square(o[:, 0]).mean(axis=1)) + 8.0)[:, None, None]
