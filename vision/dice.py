@@ -552,33 +552,33 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
         return 1.0
     ang_w = np.arctan2(w[:, 1], w[:, 0])
     ok_w = np.hypot(w[:, 0], w[:, 1]) >= 0.3
-    best = np.inf
-    for mm, am in models:
-        # every rotation that puts some model pip onto some point's direction
-        t = (ang_w[ok_w][:, None] - am[None, :]).ravel()
-        c, s = np.cos(t), np.sin(t)
-        rx = mm[None, :, 0] * c[:, None] - mm[None, :, 1] * s[:, None]  # (R, n)
-        ry = mm[None, :, 0] * s[:, None] + mm[None, :, 1] * c[:, None]
-        d = np.hypot(w[None, :, None, 0] - rx[:, None, :], w[None, :, None, 1] - ry[:, None, :])  # (R, point, model)
-        err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))
-        # one-to-one: every point must take a different model pip
-        nearest = np.sort(d.argmin(axis=2), axis=1)
-        clash = np.any(nearest[:, 1:] == nearest[:, :-1], axis=1)
-        err = np.where(clash, np.maximum(err, 1.0), err)
-        best = min(best, float(err.min()))
-    return float(best)
+    mm, am, mirror = models
+    # every rotation that puts some model pip onto some point's direction, for the pattern and its mirror image
+    t = (ang_w[ok_w][:, None] - am[None, :]).ravel()
+    c, s = np.cos(t), np.sin(t)
+    m = mm[np.tile(mirror, int(ok_w.sum()))]  # (R, n, 2): the model each rotation turns
+    rx = m[:, :, 0] * c[:, None] - m[:, :, 1] * s[:, None]  # (R, n)
+    ry = m[:, :, 0] * s[:, None] + m[:, :, 1] * c[:, None]
+    d = np.hypot(w[None, :, None, 0] - rx[:, None, :], w[None, :, None, 1] - ry[:, None, :])  # (R, point, model)
+    err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))
+    # one-to-one: every point must take a different model pip
+    nearest = np.sort(d.argmin(axis=2), axis=1)
+    clash = np.any(nearest[:, 1:] == nearest[:, :-1], axis=1)
+    return float(np.where(clash, np.maximum(err, 1.0), err).min())
 
 
-def _white_faces(model: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The whitened face pattern and its mirror image, each with the directions of its pips off the centre."""
+def _white_faces(model: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The whitened face pattern and its mirror image (2, n, 2); the directions of their pips off the centre
+    (the centre pip left out); and for each direction, which of the two it belongs to."""
     m = _whiten(model)
     assert m is not None
-    out = []
-    for mirror in (1.0, -1.0):
-        mm = m * np.array([1.0, mirror])
-        am = np.arctan2(mm[:, 1], mm[:, 0])
-        out.append((mm, am[np.hypot(mm[:, 0], mm[:, 1]) >= 0.3]))
-    return out
+    both = np.stack([m, m * np.array([1.0, -1.0])])
+    ang, mirror = [], []
+    for k, mm in enumerate(both):
+        am = np.arctan2(mm[:, 1], mm[:, 0])[np.hypot(mm[:, 0], mm[:, 1]) >= 0.3]
+        ang.append(am)
+        mirror.extend([k] * len(am))
+    return both, np.concatenate(ang), np.array(mirror)
 
 
 _WHITE_FACES = {n: _white_faces(model) for n, model in _FACES.items()}
