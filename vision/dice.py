@@ -687,8 +687,8 @@ def face_of(
         return None
     clutter, face = _face_ring(group, work if smooth is None else smooth, params.learned)
     # the table under the die, from the background model (the die itself is removed from it)
-    table = background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
-    contrast = float(np.linalg.norm(face - table))
+    to_table = face - background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
+    contrast = float(np.sqrt(to_table.dot(to_table)))  # (the norm, without its wrapper)
     if contrast < params.min_face_contrast:
         # a die big in the picture is part of the wide-median table model: look just outside it instead
         rx = np.clip(np.round(cx + 0.8 * size * _RING[:, 0]).astype(int), 0, w - 1)
@@ -721,8 +721,8 @@ def _face_ring(group: list[Pip], smooth: np.ndarray, colour_only: bool = False) 
     h, w = smooth.shape[:2]
     p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
     r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
-    xs = np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int).clip(0, w - 1)
-    ys = np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int).clip(0, h - 1)
+    xs = np.minimum(np.maximum(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0), w - 1)  # (clip, without its wrapper)
+    ys = np.minimum(np.maximum(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0), h - 1)
     if colour_only:
         # the median of whole numbers (an even count of them): the mean of the middle two
         ring8 = np.sort(smooth[ys.ravel(), xs.ravel()], axis=0)
