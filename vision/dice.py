@@ -256,7 +256,8 @@ def _blobs(values: np.ndarray, levels: Sequence[float], params: Params, min_peak
 
     Rows with no pixel above the first level part the picture into bands no
     component crosses; each band is searched within the box of its pixels (most
-    of a table is empty), in order, which finds what the whole picture would.
+    of a table is empty), in order, which finds what the whole picture would, in
+    the same order.
     """
     if not (values > min_peak).any():  # no component reaches the peak (most opponent-colour channels of most frames)
         return []
@@ -267,8 +268,11 @@ def _blobs(values: np.ndarray, levels: Sequence[float], params: Params, min_peak
     gaps = np.flatnonzero(np.diff(rows) > _BAND_GAP)
     out: list[_Blob] = []
     for top, bottom in zip(np.r_[rows[0], rows[gaps + 1]].tolist(), np.r_[rows[gaps], rows[-1]].tolist()):
-        x, y, w, h = cv2.boundingRect(mask[top : bottom + 1].view(np.uint8))
-        out.extend(_blobs_in(values[top + y : top + y + h, x : x + w], levels, params, min_peak, x, top + y))
+        x, _, w, _ = cv2.boundingRect(mask[top : bottom + 1].view(np.uint8))
+        # the box starts on an even row and column (one more empty one): the labelling scans blocks
+        # of 2 x 2 pixels, and so numbers the components in the order it does on the whole picture
+        top, x = top - top % 2, x - x % 2
+        out.extend(_blobs_in(values[top : bottom + 1, x : x + w + 1], levels, params, min_peak, x, top))
     return out
 
 
