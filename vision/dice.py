@@ -220,10 +220,9 @@ def _difference_of_gaussians(work: np.ndarray, fine: np.ndarray, params: Params)
 
 def _fill_holes(inside: np.ndarray) -> np.ndarray:
     """The mask with its enclosed holes filled."""
-    pad = np.pad(inside.astype(np.uint8), 1)
-    flood = pad.copy()
+    flood = cv2.copyMakeBorder(inside.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     cv2.floodFill(flood, None, (0, 0), 2)
-    return (flood[1:-1, 1:-1] != 2)
+    return flood[1:-1, 1:-1] != 2
 
 
 def _round_blob(inside: np.ndarray, params: Params) -> tuple[float, float, float, float, float] | None:
