@@ -1,12 +1,17 @@
 """Speed of the dice reader on 1280x720 frames with 1, 5 and 10 dice, on one core.
 
-Usage: ``python bench/dice_speed.py [DATA_DIR] [--repeat N] [--model FILE.onnx]``
+Usage: ``python bench/dice_speed.py [DATA_DIR] [--repeat N] [--model FILE.onnx] [--against REV]``
 
 Always measures synthetic frames (``vision.synth``: dice 60 px wide on a green
 table). With ``DATA_DIR`` (the labelled photo sets, see bench/dice_accuracy.py)
 it also measures real photos with 1, 5 and 10 labelled dice, scaled to 720 px
 high and centred on a 1280x720 canvas. Prints median and p95 milliseconds of
 ``read_dice`` per frame; OpenCV and numpy's BLAS are limited to one thread.
+
+With ``--against REV`` (a git revision of this repository) the reader of that
+revision (its ``vision`` package and network, extracted to a temporary folder)
+is timed too, frame by frame in turns with today's, so that both figures come
+from the same minutes of this shared machine.
 """
 
 from __future__ import annotations
@@ -17,16 +22,21 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: numpy's matrix p
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import importlib  # noqa: E402
 import json  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from vision import dice_model  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
@@ -59,16 +69,40 @@ def real_frames(data_dir: Path, count: int, limit: int = 5) -> list[np.ndarray]:
     return frames
 
 
-def measure(frames: list[np.ndarray], repeat: int) -> tuple[float, float]:
-    times = []
-    read_dice(frames[0])  # warm up
-    for _ in range(repeat):
+Reader = Callable[[np.ndarray], object]
+
+
+def reader_at(rev: str, into: Path) -> Reader:
+    """``read_dice`` of git revision ``rev``: its ``vision`` package (code and network) copied into ``into`` under another name."""
+    try:
+        files = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", rev, "vision/"], capture_output=True, text=True, check=True).stdout.split()
+    except subprocess.CalledProcessError as e:
+        raise SystemExit(f"--against {rev!r}: not a revision of {ROOT} ({e.stderr.strip()})") from e
+    name = "vision_" + "".join(c if c.isalnum() else "_" for c in rev)
+    for f in files:
+        dest = into / name / Path(f).relative_to("vision")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{f}"], capture_output=True, check=True).stdout)
+    sys.path.insert(0, str(into))
+    return importlib.import_module(f"{name}.dice").read_dice  # type: ignore[no-any-return]
+
+
+def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> list[tuple[float, float]]:
+    """Median and p95 milliseconds per frame of each reader, the readers taking turns on every frame."""
+    times: list[list[float]] = [[] for _ in readers]
+    for read in readers:
+        read(frames[0])  # warm up
+    for r in range(repeat):
         for f in frames:
-            t0 = time.perf_counter()
-            read_dice(f)
-            times.append(1000 * (time.perf_counter() - t0))
-    times.sort()
-    return statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))]
+            for k in range(len(readers)) if r % 2 == 0 else reversed(range(len(readers))):
+                t0 = time.perf_counter()
+                readers[k](f)
+                times[k].append(1000 * (time.perf_counter() - t0))
+    out = []
+    for t in times:
+        t.sort()
+        out.append((statistics.median(t), t[min(len(t) - 1, int(0.95 * len(t)))]))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,23 +110,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data_dir", nargs="?", type=Path)
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
+    ap.add_argument("--against", metavar="REV", help="time the reader of this git revision too, in turns with today's")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model:
         dice_model.MODEL_PATH = args.model
-    print(f"read_dice on {W}x{H} frames, one thread (median / p95 ms)")
-    for n in (1, 5, 10):
-        frames = [render_dice([1 + (i + k) % 6 for i in range(n)], seed=k)[0] for k in range(5)]
-        med, p95 = measure(frames, args.repeat)
-        print(f"  synthetic, {n:2d} dice: {med:6.1f} / {p95:6.1f}")
-    if args.data_dir:
+    readers: list[Reader] = [read_dice]
+    names = ["now"]
+    with tempfile.TemporaryDirectory(prefix="dice_speed_") as tmp:
+        if args.against:
+            readers.append(reader_at(args.against, Path(tmp)))
+            names.append(args.against)
+        print(f"read_dice on {W}x{H} frames, one thread (median / p95 ms{': ' + ', '.join(names) if len(names) > 1 else ''})")
+
+        def line(label: str, figures: list[tuple[float, float]]) -> str:
+            return f"  {label}: " + "   ".join(f"{med:6.1f} / {p95:6.1f}" for med, p95 in figures)
+
         for n in (1, 5, 10):
-            frames = real_frames(args.data_dir, n)
-            if not frames:
-                print(f"  real photos, {n:2d} dice: none in {args.data_dir}")
-                continue
-            med, p95 = measure(frames, max(1, args.repeat // 2))
-            print(f"  real photos, {n:2d} dice ({len(frames)} photos): {med:6.1f} / {p95:6.1f}")
+            frames = [render_dice([1 + (i + k) % 6 for i in range(n)], seed=k)[0] for k in range(5)]
+            print(line(f"synthetic, {n:2d} dice", measure(frames, args.repeat, readers)))
+        if args.data_dir:
+            for n in (1, 5, 10):
+                frames = real_frames(args.data_dir, n)
+                if not frames:
+                    print(f"  real photos, {n:2d} dice: none in {args.data_dir}")
+                    continue
+                print(line(f"real photos, {n:2d} dice ({len(frames)} photos)", measure(frames, max(1, args.repeat // 2), readers)))
     return 0
 
 

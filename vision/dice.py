@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from math import sqrt
+from math import atan2, degrees, floor, hypot, pi, sqrt
 from statistics import median
 from dataclasses import dataclass, replace
 
@@ -166,20 +166,22 @@ def candidate_faces(
     ``background`` (:func:`table_background`) and ``regions`` (:func:`die_regions`)
     are made here when not given.
     """
-    evidence = pip_evidence(work, params)
-    pips = find_pips(evidence, work, params)
+    fine = cv2.GaussianBlur(work, (0, 0), params.fine_sigma)
+    pips = find_pips(_difference_of_gaussians(work, fine, params), work, params)
     if background is None:
         background = table_background(work)
     faces: list[Face] = []
-    smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
+    # the colours along paths and round pips are read from a picture blurred by one pixel:
+    # the fine blur of the pip evidence when it is that
+    smooth = fine if params.fine_sigma == 1.0 else cv2.GaussianBlur(work, (0, 0), 1.0)
     if regions is None and params.region_colour > 0:
         regions = die_regions(work, background, params)
     todo = link_pips(pips, work, params, smooth, regions)
     while todo:
         group = todo.pop()
         diam = float(median([p.diameter for p in group]))
-        face, rest = best_face(group, diam, params)
-        f = face_of(face, work, background, params, smooth)
+        face, rest, err = _best_face(group, diam, params)
+        f = face_of(face, work, background, params, smooth, err)
         if f is not None:
             faces.append(f)
         if rest:
@@ -204,7 +206,11 @@ def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
     surroundings, negative where it is darker; between two close pips the sign
     flips, which keeps neighbouring pips apart.
     """
-    fine = cv2.GaussianBlur(work, (0, 0), params.fine_sigma)
+    return _difference_of_gaussians(work, cv2.GaussianBlur(work, (0, 0), params.fine_sigma), params)
+
+
+def _difference_of_gaussians(work: np.ndarray, fine: np.ndarray, params: Params) -> np.ndarray:
+    """:func:`pip_evidence` from the fine blur of the picture."""
     coarse = cv2.GaussianBlur(work, (0, 0), params.coarse_sigma)
     diff = cv2.subtract(fine, coarse, dtype=cv2.CV_32F)
     # blurring is linear, so the opponent colours of the difference are the
@@ -214,72 +220,100 @@ def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
 
 def _fill_holes(inside: np.ndarray) -> np.ndarray:
     """The mask with its enclosed holes filled."""
-    pad = np.pad(inside.astype(np.uint8), 1)
-    flood = pad.copy()
+    flood = cv2.copyMakeBorder(inside.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     cv2.floodFill(flood, None, (0, 0), 2)
-    return (flood[1:-1, 1:-1] != 2)
+    return flood[1:-1, 1:-1] != 2
 
 
 def _round_blob(inside: np.ndarray, params: Params) -> tuple[float, float, float, float, float] | None:
     """(x, y, area, roundness, angle) of a boolean mask if it is a round solid blob, else None."""
-    m = cv2.moments(inside.astype(np.uint8), binaryImage=True)
-    if m["m00"] <= 0:
+    m = cv2.moments(inside.view(np.uint8), binaryImage=True)
+    m00 = m["m00"]
+    if m00 <= 0:
         return None
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    common = np.sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
+    mu20, mu02, mu11 = m["mu20"] / m00, m["mu02"] / m00, m["mu11"] / m00
+    common = sqrt(4 * mu11 * mu11 + (mu20 - mu02) ** 2)
     l1, l2 = (mu20 + mu02 + common) / 2 + 1 / 12, (mu20 + mu02 - common) / 2 + 1 / 12  # + pixel size
-    roundness = float(np.sqrt(l2 / l1))
+    roundness = sqrt(l2 / l1)
     # solid: the blob fills its moment ellipse (a disc: area = 4 pi sqrt(l1 l2))
-    if roundness < 1 / params.max_elongation or m["m00"] < params.min_solidity * 4 * np.pi * np.sqrt(l1 * l2):
+    if roundness < 1 / params.max_elongation or m00 < params.min_solidity * 4 * pi * sqrt(l1 * l2):
         return None
-    ang = float(np.degrees(0.5 * np.arctan2(2 * mu11, mu20 - mu02)))
-    return m["m10"] / m["m00"], m["m01"] / m["m00"], float(m["m00"]), roundness, ang
+    ang = degrees(0.5 * atan2(2 * mu11, mu20 - mu02))
+    return m["m10"] / m00, m["m01"] / m00, float(m00), roundness, ang
 
 
-def _blobs(
-    values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0
-) -> list[tuple[float, float, float, float, float, float, int]]:
+_Blob = tuple[float, float, float, float, float, float, int]
+
+
+def _blobs(values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float) -> list[_Blob]:
     """Round solid blobs where ``values`` exceed the first level: (x, y, area, roundness, angle, peak, depth).
 
-    A component that is no pip (too big, not round) but holds pixels above the
-    next level is cut again at that level, within its own box only (pips packed
-    close merge at a low level and come apart higher up).
+    Only components that reach ``min_peak`` somewhere count. A component that
+    is no pip (too big, not round) but holds pixels above the next level is cut
+    again at that level, within its own box only (pips packed close merge at a
+    low level and come apart higher up).
+
+    Rows with no pixel above the first level part the picture into bands no
+    component crosses; each band is searched within the box of its pixels (most
+    of a table is empty), in order, which finds what the whole picture would, in
+    the same order.
     """
+    if not (values > min_peak).any():  # no component reaches the peak (most opponent-colour channels of most frames)
+        return []
+    mask = values > levels[0]
+    rows = np.flatnonzero(mask.any(axis=1))
+    if not len(rows):
+        return []
+    gaps = np.flatnonzero(np.diff(rows) > _BAND_GAP)
+    out: list[_Blob] = []
+    for top, bottom in zip(np.r_[rows[0], rows[gaps + 1]].tolist(), np.r_[rows[gaps], rows[-1]].tolist()):
+        x, _, w, _ = cv2.boundingRect(mask[top : bottom + 1].view(np.uint8))
+        # the box starts on an even row and column (one more empty one): the labelling scans blocks
+        # of 2 x 2 pixels, and so numbers the components in the order it does on the whole picture
+        top, x = top - top % 2, x - x % 2
+        out.extend(_blobs_in(values[top : bottom + 1, x : x + w + 1], levels, params, min_peak, x, top))
+    return out
+
+
+_BAND_GAP = 4
+"""Empty rows that part two bands of :func:`_blobs` (fewer: the bands are searched together)."""
+
+
+def _blobs_in(values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0) -> list[_Blob]:
+    """:func:`_blobs` in a part of the picture whose pixels are ``x_off``, ``y_off`` from the picture's corner."""
+    hot = values > min_peak
+    if not hot.any():  # no component reaches the peak (most opponent-colour channels of most frames)
+        return []
     mask = (values > levels[0]).view(np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
+    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_BBDT)
     if n <= 1:
         return []
-    area = stats[1:, cv2.CC_STAT_AREA]
-    bw = stats[1:, cv2.CC_STAT_WIDTH]
-    bh = stats[1:, cv2.CC_STAT_HEIGHT]
-    ok = (area >= params.min_pip_area) & (area <= params.max_pip_area)
-    ok &= np.maximum(bw, bh) <= params.max_elongation * np.minimum(bw, bh) + 2
-    ok &= area >= 0.4 * bw * bh  # a disc fills pi/4 of its box; a diagonal ellipse less
-    # components that reach the pip peak at all
-    peaked = np.zeros(n, bool)
-    peaked[labels[values > min_peak]] = True
-    deeper = np.zeros(n, bool)
-    if len(levels) > 1:
-        deeper[labels[values > levels[1]]] = True
-    out = []
-    for i in range(1, n):
-        if not peaked[i]:
-            continue
-        x0, y0, w, h = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
+    # components that reach the pip peak at all, in label order
+    peaked = np.flatnonzero(np.bincount(labels[hot], minlength=n)[1:]).tolist()
+    if not peaked:
+        return []
+    boxes = stats.tolist()
+    out: list[_Blob] = []
+    for i in peaked:
+        i += 1
+        x0, y0, w, h, area = boxes[i]
+        ok = params.min_pip_area <= area <= params.max_pip_area
+        ok = ok and max(w, h) <= params.max_elongation * min(w, h) + 2
+        ok = ok and area >= 0.4 * w * h  # a disc fills pi/4 of its box; a diagonal ellipse less
         inside = labels[y0 : y0 + h, x0 : x0 + w] == i
-        blob = _round_blob(inside, params) if ok[i - 1] else None
+        blob = _round_blob(inside, params) if ok else None
         if blob is None:
-            inner: list[tuple[float, float, float, float, float, float, int]] = []
-            if deeper[i] and area[i - 1] >= 2 * params.min_pip_area:
+            inner: list[_Blob] = []
+            if len(levels) > 1 and area >= 2 * params.min_pip_area and (values[y0 : y0 + h, x0 : x0 + w][inside] > levels[1]).any():
                 crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
-                inner = _blobs(crop, levels[1:], params, min_peak, x_off + int(x0), y_off + int(y0), depth + 1)
+                inner = _blobs_in(crop, levels[1:], params, min_peak, x_off + x0, y_off + y0, depth + 1)
             out.extend(inner)
-            if inner or not ok[i - 1] or area[i - 1] < params.min_ring_area:
+            if inner or not ok or area < params.min_ring_area:
                 continue
             # a big pip gives a ring of evidence (the blur is smaller than the pip): fill it,
             # but not the outline of a whole die (its hole is much bigger than its rim)
             filled = _fill_holes(inside)
-            if np.count_nonzero(filled) > 2 * area[i - 1]:
+            if np.count_nonzero(filled) > 2 * area:
                 continue
             blob = _round_blob(filled, params)
             if blob is None:
@@ -297,34 +331,42 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     threshold steps): tiny pips packed close merge at a low level and come apart
     at a higher one, faint pips only pass the low one.
     """
-    found: list[tuple[int, float, Pip]] = []
+    rows: list[tuple[float, ...]] = []
     thresholds = (params.pip_threshold, params.chroma_threshold, params.chroma_threshold)
+    channels = cv2.split(evidence)
     for ch in range(3):
-        e = evidence[:, :, ch]
         for sign in (-1.0, 1.0):
-            s = np.ascontiguousarray(e if sign > 0 else -e)
+            s = channels[ch] if sign > 0 else np.negative(channels[ch])
             levels = [thresholds[ch] * f for f in (params.levels if ch == 0 else params.levels[:2])]
-            for x, y, area, roundness, ang, peak, level in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
-                xi = min(max(int(round(x)), 0), e.shape[1] - 1)
-                yi = min(max(int(round(y)), 0), e.shape[0] - 1)
-                colour = (0.0, 0.0, 0.0)
-                if work is not None:
-                    px = work[yi, xi]
-                    colour = (float(px[0]), float(px[1]), float(px[2]))
-                dark = sign < 0 if ch == 0 else bool(evidence[yi, xi, 0] <= 0)
-                found.append((level, -peak, Pip(x, y, area, peak, roundness, ang, colour, dark)))
+            for blob in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
+                rows.append((*blob, ch, sign))
+    if not rows:
+        return []
+    a = np.array(rows)
+    x, y, area, roundness, ang, peak, level, ch_of, sign_of = a.T
+    h, w = evidence.shape[:2]
+    xi = np.clip(np.round(x).astype(int), 0, w - 1)
+    yi = np.clip(np.round(y).astype(int), 0, h - 1)
+    colours = work[yi, xi].astype(float) if work is not None else np.zeros((len(a), 3))
+    dark = np.where(ch_of == 0, sign_of < 0, evidence[yi, xi, 0] <= 0)
+    diam = 2.0 * np.sqrt(area / np.pi)
     # one blob shows at several levels and maybe in several channels: keep the first seen
-    found.sort(key=lambda t: (t[0], t[1]))
+    # (lowest level, then strongest); the same blob: close, and not five times bigger
+    # (small pips found at a higher level inside a blob as big as a whole light face are
+    # pips of their own)
+    order = np.lexsort((-peak, level))
+    x, y, diam = x[order], y[order], diam[order]
+    big = np.maximum(diam[:, None], diam[None, :])
+    same = (np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) <= 0.5 * big) & (big <= 5.0 * np.minimum(diam[:, None], diam[None, :]))
+    kept = np.zeros(len(order), bool)
+    for k in range(len(order)):
+        if not (same[k] & kept).any():
+            kept[k] = True
     pips: list[Pip] = []
-    kept = np.empty((len(found), 3))
-    for _, _, p in found:
-        k = kept[: len(pips)]
-        # the same blob: close, and not five times bigger (small pips found at a higher
-        # level inside a blob as big as a whole light face are pips of their own)
-        big, small = np.maximum(k[:, 2], p.diameter), np.minimum(k[:, 2], p.diameter)
-        if not len(pips) or not np.any((np.hypot(k[:, 0] - p.x, k[:, 1] - p.y) <= 0.5 * big) & (big <= 5.0 * small)):
-            kept[len(pips)] = (p.x, p.y, p.diameter)
-            pips.append(p)
+    for k in np.flatnonzero(kept).tolist():
+        j = int(order[k])
+        c = colours[j]
+        pips.append(Pip(float(x[k]), float(y[k]), float(area[j]), float(peak[j]), float(roundness[j]), float(ang[j]), (float(c[0]), float(c[1]), float(c[2])), bool(dark[j])))
     return pips
 
 
@@ -359,22 +401,6 @@ def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
     return bool(_edges_between([(a, b)], smooth, params)[0])
 
 
-def _same_tilt(a: Pip, b: Pip, params: Params) -> bool:
-    """Pips of one face are foreshortened alike: similar roundness, and if elongated, the same way.
-
-    Tiny blobs have too few pixels for a shape; they always pass.
-    """
-    if min(a.diameter, b.diameter) < params.tilt_min_diameter:
-        return True
-    if abs(a.roundness - b.roundness) > params.tilt_roundness:
-        return False
-    if max(a.roundness, b.roundness) < 0.8:
-        diff = abs(a.angle - b.angle) % 180.0
-        if min(diff, 180.0 - diff) > params.tilt_angle:
-            return False
-    return True
-
-
 def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
     """Blobs that stand out from the table and look like one lone die: a label image (0 = none) and each label's size.
 
@@ -383,9 +409,13 @@ def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAU
     of :func:`link_pips` alone). The size (the longer side of the blob's
     rotated box, pixels) lets the caller check it against the pips' size.
     """
+    # the colour change: the sum of the channels' changes over sqrt 3 (about the Euclidean
+    # distance), rounded to whole units, above region_colour; that is a sum of the changes
+    # above a limit, which is summed in bytes when the limit allows (a sum past 255 saturates)
+    limit = (floor(params.region_colour) + 0.5) * sqrt(3)
     diff = cv2.absdiff(work, background)
-    dist = cv2.transform(diff, np.full((1, 3), 1.0 / np.sqrt(3)))  # mean colour change times sqrt 3 (about the Euclidean distance)
-    mask = cv2.morphologyEx((dist > params.region_colour).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    change = cv2.transform(diff if limit < 255 else diff.astype(np.float32), np.ones((1, 3)))
+    mask = cv2.morphologyEx((change > limit).view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     labels = np.zeros(work.shape[:2], np.int32)
     sizes = [0.0]
@@ -429,7 +459,6 @@ def link_pips(
             smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
         xy = np.array([[p.x, p.y] for p in pips])
         diam = np.array([p.diameter for p in pips])
-        pairs: list[tuple[int, int]] = []
         region = np.zeros(n, np.int32)
         if regions is not None:
             lab, sizes = regions
@@ -437,22 +466,26 @@ def link_pips(
             yi = np.clip(np.round(xy[:, 1]).astype(int), 0, lab.shape[0] - 1)
             region = lab[yi, xi]
             region[sizes[region] > params.region_size * diam] = 0
-        lone: list[tuple[int, int]] = []
-        for i in range(n):
-            d = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
-            for j in np.nonzero((d < params.link_factor * 0.5 * (diam + diam[i]) + 2) & (np.arange(n) > i))[0]:
-                a, b = pips[i], pips[int(j)]
-                ratio = diam[i] / diam[j]
-                if not 0.55 < ratio < 1.8 or a.dark != b.dark:
-                    continue
-                if np.linalg.norm(np.subtract(a.colour, b.colour)) > params.pip_colour:
-                    continue
-                if not _same_tilt(a, b, params):
-                    continue
-                if region[i] and region[i] == region[j]:
-                    lone.append((i, int(j)))
-                    continue
-                pairs.append((i, int(j)))
+        # every pair closer than a few pip diameters, alike in size, polarity, colour and foreshortening
+        rnd = np.array([p.roundness for p in pips])
+        ang = np.array([p.angle for p in pips])
+        dark = np.array([p.dark for p in pips])
+        col = np.array([p.colour for p in pips])
+        ii, jj = np.triu_indices(n, 1)
+        dx, dy = xy[jj, 0] - xy[ii, 0], xy[jj, 1] - xy[ii, 1]
+        di, dj = diam[ii], diam[jj]
+        ratio = di / dj
+        ok = (np.hypot(dx, dy) < params.link_factor * 0.5 * (dj + di) + 2) & (0.55 < ratio) & (ratio < 1.8) & (dark[ii] == dark[jj])
+        dc = col[ii] - col[jj]
+        ok &= np.sqrt((dc * dc).sum(axis=1)) <= params.pip_colour
+        # pips of one face are foreshortened alike: similar roundness, and if elongated, the same
+        # way (tiny blobs have too few pixels for a shape: they always pass)
+        turn = np.abs(ang[ii] - ang[jj]) % 180.0
+        tilt = (np.abs(rnd[ii] - rnd[jj]) <= params.tilt_roundness) & ~((np.maximum(rnd[ii], rnd[jj]) < 0.8) & (np.minimum(turn, 180.0 - turn) > params.tilt_angle))
+        ok &= tilt | (np.minimum(di, dj) < params.tilt_min_diameter)
+        inner = ok & (region[ii] != 0) & (region[ii] == region[jj])
+        lone = list(zip(ii[inner].tolist(), jj[inner].tolist()))
+        pairs = list(zip(ii[ok & ~inner].tolist(), jj[ok & ~inner].tolist()))
         edges = _edges_between([(pips[i], pips[j]) for i, j in pairs], smooth, params)
         for (u, v), edge in zip(pairs, edges):
             if not edge:
@@ -514,38 +547,50 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
             return 1.0
         off_mid = float(np.hypot(*(mid - (ends[0] + ends[1]) / 2))) / span
         return off_mid * 2.0
-    model = _FACES.get(n)
-    if model is None:
+    models = _WHITE_FACES.get(n)
+    if models is None:
         return 1.0
     w = _whiten(pts)
-    m = _whiten(model)
-    if w is None or m is None:
+    if w is None:
         return 1.0
     ang_w = np.arctan2(w[:, 1], w[:, 0])
     ok_w = np.hypot(w[:, 0], w[:, 1]) >= 0.3
-    best = np.inf
-    for mirror in (1.0, -1.0):
-        mm = m * np.array([1.0, mirror])
-        am = np.arctan2(mm[:, 1], mm[:, 0])
-        ok_m = np.hypot(mm[:, 0], mm[:, 1]) >= 0.3
-        # every rotation that puts some model pip onto some point's direction
-        t = (ang_w[ok_w][:, None] - am[ok_m][None, :]).ravel()
-        c, s = np.cos(t), np.sin(t)
-        rx = mm[None, :, 0] * c[:, None] - mm[None, :, 1] * s[:, None]  # (R, n)
-        ry = mm[None, :, 0] * s[:, None] + mm[None, :, 1] * c[:, None]
-        d = np.hypot(w[None, :, None, 0] - rx[:, None, :], w[None, :, None, 1] - ry[:, None, :])  # (R, point, model)
-        err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))
-        # one-to-one: every point must take a different model pip
-        nearest = np.sort(d.argmin(axis=2), axis=1)
-        clash = np.any(nearest[:, 1:] == nearest[:, :-1], axis=1)
-        err = np.where(clash, np.maximum(err, 1.0), err)
-        best = min(best, float(err.min()))
-    return float(best)
+    mm, am, mirror = models
+    # every rotation that puts some model pip onto some point's direction, for the pattern and its mirror image
+    t = (ang_w[ok_w][:, None] - am[None, :]).ravel()
+    c, s = np.cos(t), np.sin(t)
+    m = mm[np.tile(mirror, int(ok_w.sum()))]  # (R, n, 2): the model each rotation turns
+    rx = m[:, :, 0] * c[:, None] - m[:, :, 1] * s[:, None]  # (R, n)
+    ry = m[:, :, 0] * s[:, None] + m[:, :, 1] * c[:, None]
+    d = np.hypot(w[None, :, None, 0] - rx[:, None, :], w[None, :, None, 1] - ry[:, None, :])  # (R, point, model)
+    err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))
+    # one-to-one: every point must take a different model pip
+    nearest = np.sort(d.argmin(axis=2), axis=1)
+    clash = np.any(nearest[:, 1:] == nearest[:, :-1], axis=1)
+    return float(np.where(clash, np.maximum(err, 1.0), err).min())
 
 
-def _pattern_score(pts: np.ndarray, diam: float) -> float:
-    """Confidence 0..1 that ``pts`` form a die face."""
-    err = pattern_error(pts, diam)
+def _white_faces(model: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The whitened face pattern and its mirror image (2, n, 2); the directions of their pips off the centre
+    (the centre pip left out); and for each direction, which of the two it belongs to."""
+    m = _whiten(model)
+    assert m is not None
+    both = np.stack([m, m * np.array([1.0, -1.0])])
+    ang, mirror = [], []
+    for k, mm in enumerate(both):
+        am = np.arctan2(mm[:, 1], mm[:, 0])[np.hypot(mm[:, 0], mm[:, 1]) >= 0.3]
+        ang.append(am)
+        mirror.extend([k] * len(am))
+    return both, np.concatenate(ang), np.array(mirror)
+
+
+_WHITE_FACES = {n: _white_faces(model) for n, model in _FACES.items()}
+
+
+def _pattern_score(pts: np.ndarray, diam: float, err: float | None = None) -> float:
+    """Confidence 0..1 that ``pts`` form a die face (``err``: their :func:`pattern_error`, when known)."""
+    if err is None:
+        err = pattern_error(pts, diam)
     return float(np.clip(1.0 - err / 0.5, 0.0, 1.0)) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
 
 
@@ -566,11 +611,18 @@ def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tu
     roundest pips (the top face is seen most squarely). Groups bigger than
     ``MAX_SEARCH`` first shed their least round pips.
     """
-    params = DEFAULT if params is None else params
+    face, rest, _ = _best_face(group, diam, DEFAULT if params is None else params)
+    return face, rest
+
+
+def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip], list[Pip], float | None]:
+    """:func:`best_face`, and the face's :func:`pattern_error` for its own median pip diameter when known (else None)."""
     g = list(group)
     pts_all = np.array([[p.x, p.y] for p in g])
-    if len(g) <= 6 and pattern_error(pts_all, diam) < FIT_ERROR:
-        return g, []
+    if len(g) <= 6:
+        err_all = pattern_error(pts_all, diam)
+        if err_all < FIT_ERROR:
+            return g, [], err_all
     rest: list[Pip] = []
     if len(g) > MAX_SEARCH:
         g.sort(key=lambda p: -p.roundness)
@@ -579,7 +631,7 @@ def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tu
     rnd = np.array([p.roundness for p in g])
     dia = np.array([p.diameter for p in g])
     for k in range(min(6, len(g)), 1, -1):
-        best: tuple[float, tuple[int, ...]] | None = None
+        best: tuple[float, tuple[int, ...], float] | None = None
         for sub in combinations(range(len(g)), k):
             idx = list(sub)
             r, d = rnd[idx], dia[idx]
@@ -590,13 +642,14 @@ def best_face(group: list[Pip], diam: float, params: Params | None = None) -> tu
                 continue
             key = err - 0.5 * float(r.mean())
             if best is None or key < best[0]:
-                best = (key, sub)
+                best = (key, sub, err)
         if best is not None:
             chosen = set(best[1])
-            return [g[i] for i in best[1]], rest + [g[i] for i in range(len(g)) if i not in chosen]
+            # (the error of 2 and 3 pips depends on the pip diameter, here the whole group's)
+            return [g[i] for i in best[1]], rest + [g[i] for i in range(len(g)) if i not in chosen], best[2] if k >= 4 else None
     # no pattern of two or more: the roundest pip alone
     i = int(np.argmax(rnd))
-    return [g[i]], rest + g[:i] + g[i + 1 :]
+    return [g[i]], rest + g[:i] + g[i + 1 :], 0.0
 
 
 @dataclass(frozen=True)
@@ -617,13 +670,16 @@ class Face:
     clutter: float = 0.0  # colour spread just round the pips, relative to the pips' contrast (a plain face: small)
 
 
-def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None) -> Face | None:
-    """The face a pip group forms, or None if it is no die."""
-    pts = np.array([[p.x, p.y] for p in group])
-    diam = float(median([p.diameter for p in group]))  # (statistics: small lists, no numpy overhead)
-    cx, cy = pts.mean(axis=0)
+def face_of(
+    group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None, err: float | None = None
+) -> Face | None:
+    """The face a pip group forms, or None if it is no die (``err``: its :func:`pattern_error`, when known)."""
     n = len(group)
-    spread = float(np.max(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy))) if n > 1 else 0.0
+    xs = [p.x for p in group]
+    ys = [p.y for p in group]
+    diam = float(median([p.diameter for p in group]))  # (statistics and plain floats: small lists, no numpy overhead)
+    cx, cy = sum(xs) / n, sum(ys) / n
+    spread = max(hypot(x - cx, y - cy) for x, y in zip(xs, ys)) if n > 1 else 0.0
     major = float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in group]))
     size = max(5.0 * major, spread / 0.36) if n > 1 else 6.0 * major
     half = 0.5 * size
@@ -634,23 +690,23 @@ def face_of(group: list[Pip], work: np.ndarray, background: np.ndarray, params: 
         return None
     clutter, face = _face_ring(group, work if smooth is None else smooth, params.learned)
     # the table under the die, from the background model (the die itself is removed from it)
-    table = background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
-    contrast = float(np.linalg.norm(face - table))
+    to_table = face - background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
+    contrast = float(np.sqrt(to_table.dot(to_table)))  # (the norm, without its wrapper)
     if contrast < params.min_face_contrast:
         # a die big in the picture is part of the wide-median table model: look just outside it instead
-        xs = np.clip(np.round(cx + 0.8 * size * _RING[:, 0]).astype(int), 0, w - 1)
-        ys = np.clip(np.round(cy + 0.8 * size * _RING[:, 1]).astype(int), 0, h - 1)
-        around = np.median(work[ys, xs].astype(np.float32), axis=0)
+        rx = np.clip(np.round(cx + 0.8 * size * _RING[:, 0]).astype(int), 0, w - 1)
+        ry = np.clip(np.round(cy + 0.8 * size * _RING[:, 1]).astype(int), 0, h - 1)
+        around = np.median(work[ry, rx].astype(np.float32), axis=0)
         contrast = float(np.linalg.norm(face - around))
-    roundness = float(np.mean([p.roundness for p in group]))
+    roundness = sum(p.roundness for p in group) / n
     peak = float(median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
     if n > 6:
-        return Face(float(cx), float(cy), size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
+        return Face(cx, cy, size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
     if contrast < params.min_face_contrast:
         return None
-    conf = _pattern_score(pts, diam)
-    return Face(float(cx), float(cy), size, n, conf, roundness, box, n, peak, diam, contrast, clutter)
+    conf = _pattern_score(np.array([xs, ys]).T, diam, err)
+    return Face(cx, cy, size, n, conf, roundness, box, n, peak, diam, contrast, clutter)
 
 
 _RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
@@ -668,11 +724,14 @@ def _face_ring(group: list[Pip], smooth: np.ndarray, colour_only: bool = False) 
     h, w = smooth.shape[:2]
     p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
     r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
-    xs = np.clip(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0, h - 1)
-    ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
+    xs = np.minimum(np.maximum(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0), w - 1)  # (clip, without its wrapper)
+    ys = np.minimum(np.maximum(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0), h - 1)
     if colour_only:
-        return 0.0, np.median(ring.reshape(-1, 3), axis=0)
+        # the median of whole numbers (an even count of them): the mean of the middle two
+        ring8 = np.sort(smooth[ys.ravel(), xs.ravel()], axis=0)
+        m = len(ring8) // 2
+        return 0.0, (ring8[m - 1].astype(np.float32) + ring8[m]) / np.float32(2)
+    ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
     ref = np.median(ring, axis=1)  # (pips, 3)
     spread = np.median(np.linalg.norm(ring - ref[:, None, :], axis=2), axis=1)
     cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
@@ -769,7 +828,7 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     kept: list[Face] = []
     for _, f in cands:
         rf = region(f)
-        if all(np.hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) and not (rf and region(k) == rf) for k in kept):
+        if all(hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) and not (rf and region(k) == rf) for k in kept):
             kept.append(f)
     return kept
 

@@ -78,11 +78,13 @@ def features(crop: np.ndarray) -> np.ndarray:
     dice and light do not matter, only the pattern).
     """
     n = len(crop)
-    o = np.asarray(cv2.transform(crop.reshape(n * CROP, CROP, 3).astype(np.float32), OPPONENT), np.float32).reshape(n, CROP * CROP, 3)
-    o = o - o.mean(axis=1, keepdims=True)
-    o = o / (o[:, :, 0].std(axis=1)[:, None, None] + 8.0)
-    out = o.transpose(0, 2, 1).astype(np.float32)
-    return out.reshape(n, -1)
+    o: np.ndarray = np.ascontiguousarray(  # channels first: each channel of each crop one contiguous row
+        cv2.transform(crop.reshape(n * CROP, CROP, 3).astype(np.float32), OPPONENT).reshape(n, CROP * CROP, 3).transpose(0, 2, 1), np.float32
+    )
+    o -= o.mean(axis=2, keepdims=True)
+    # (the lightness is centred: its spread is the root of its mean square)
+    o /= (np.sqrt(np.square(o[:, 0]).mean(axis=1)) + 8.0)[:, None, None]
+    return o.reshape(n, -1)
 
 
 class DiceNet:
