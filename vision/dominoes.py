@@ -49,6 +49,7 @@ _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
 _OUTLINE_WEAK = 0.2
 _BAR_GROW = 1.4
+_WORTH_FLOOR = 0.5  # settling overlaps: a reading counts its score above this
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -545,10 +546,57 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
     return values, confs, clutter_total, strokes
 
 
-def _overlap(a: _Tile, b: _Tile) -> float:
-    pa, pb = a.polygon(0.92), b.polygon(0.92)
-    area, _ = cv2.intersectConvexConvex(pa, pb)
-    return float(area) / min(cv2.contourArea(pa), cv2.contourArea(pb))
+def _settle(tiles: list[_Tile]) -> list[_Tile]:
+    """Keep the readings that explain the frame best when they overlap.
+
+    Best score first, then swaps: a reading made of the halves of two touching tiles
+    (their seam taken for a divider) shuts out both real tiles, so kept readings are
+    traded for the dropped ones they alone shut out when those, together, are worth
+    more. A reading is worth its score above ``_WORTH_FLOOR``: two doubtful readings
+    do not outweigh one clear tile.
+    """
+    n = len(tiles)
+    if n < 2:
+        return list(tiles)
+    order = sorted(range(n), key=lambda i: -tiles[i].score)
+    worth = np.array([max(0.0, t.score - _WORTH_FLOOR) for t in tiles])
+    clash = np.zeros((n, n), bool)
+    polys = [t.polygon(0.92) for t in tiles]
+    areas = [float(cv2.contourArea(p)) for p in polys]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if float(np.linalg.norm(tiles[i].center - tiles[j].center)) > (
+                    max(tiles[i].length, 2 * tiles[i].width) + max(tiles[j].length, 2 * tiles[j].width)) / 2:
+                continue
+            area, _ = cv2.intersectConvexConvex(polys[i], polys[j])
+            clash[i, j] = clash[j, i] = float(area) / min(areas[i], areas[j]) >= 0.2
+    kept: set[int] = set()
+    for i in order:
+        if not any(clash[i, k] for k in kept):
+            kept.add(i)
+    for _ in range(4 * n):
+        swapped = False
+        for k in sorted(kept, key=lambda i: worth[i]):
+            # Out: k, and any kept reading that shares a shut-out neighbour with it.
+            group = {k}
+            for d in np.flatnonzero(clash[k]):
+                group |= {m for m in np.flatnonzero(clash[d]) if m in kept}
+            for out in ([k], sorted(group)):
+                rest = kept - set(out)
+                cands = [d for d in order if d not in kept and not any(clash[d, m] for m in rest)]
+                add: list[int] = []
+                for d in cands:
+                    if not any(clash[d, a] for a in add):
+                        add.append(d)
+                if sum(worth[a] for a in add) > sum(worth[o] for o in out) + 0.05:
+                    kept = rest | set(add)
+                    swapped = True
+                    break
+            if swapped:
+                break
+        if not swapped:
+            break
+    return [tiles[i] for i in order if i in kept]
 
 
 def _same_set(tiles: list[_Tile]) -> list[_Tile]:
@@ -592,12 +640,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
                 tiles.append(tile)
                 if tile.confidence >= 1.0 and tile.outline >= 0.5:
                     sure.append(tile)
-    tiles.sort(key=lambda t: -t.score)
-    kept: list[_Tile] = []
-    for t in tiles:
-        if all(_overlap(t, k) < 0.2 for k in kept):
-            kept.append(t)
-    kept = _same_set(kept)
+    kept = _same_set(_settle(tiles))
     kept.sort(key=lambda t: (round(float(t.center[1]) / max(1.0, t.width)), float(t.center[0])))
     out = []
     for t in kept:
