@@ -48,7 +48,7 @@ _OUTLINE_MIN = 18.0
 _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
 _OUTLINE_WEAK = 0.2
-_BAR_GROW = 1.4
+_BAR_GROW = 1.8
 _WORTH_FLOOR = 0.5  # settling overlaps: a reading counts its score above this
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
@@ -377,7 +377,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     along_bar = np.linalg.norm(big[:, int(cx) - 1 : int(cx) + 2] - body, axis=2).max(axis=1)
     flank = np.linalg.norm(big[:, strip_cols[1::2]] - body, axis=2).max(axis=1)
     level = float(np.median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
-    bar_on = (along_bar > 0.5 * level) & (flank < thr)
+    bar_on = (along_bar > 0.5 * level) & (flank < 1.5 * thr)
     ends = []
     for sign in (-1, 1):
         k = int(half_len)
@@ -588,7 +588,7 @@ def _settle(tiles: list[_Tile]) -> list[_Tile]:
                 for d in cands:
                     if not any(clash[d, a] for a in add):
                         add.append(d)
-                if sum(worth[a] for a in add) > sum(worth[o] for o in out) + 0.05:
+                if len(add) > len(out) and sum(worth[a] for a in add) > sum(worth[o] for o in out) + 0.05:
                     kept = rest | set(add)
                     swapped = True
                     break
@@ -640,7 +640,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
                 tiles.append(tile)
                 if tile.confidence >= 1.0 and tile.outline >= 0.5:
                     sure.append(tile)
-    kept = _same_set(_settle(tiles))
+    kept = _same_set(_settle(_same_set(tiles)))
     kept.sort(key=lambda t: (round(float(t.center[1]) / max(1.0, t.width)), float(t.center[0])))
     out = []
     for t in kept:
