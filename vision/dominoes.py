@@ -384,8 +384,12 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         while k < _BAR_GROW * half_len and 0 <= int(cy + sign * (k + 1)) < bh and bar_on[int(cy + sign * (k + 1))]:
             k += 1
         ends.append(k)
-    grown = min(ends) > 1.05 * half_len
-    half_len = max(half_len, float(min(ends)))
+    # The stroke found can be a piece off the bar's centre (cut by a pin, faint at
+    # one end): centre the tile on the bar as followed.
+    grown = (ends[0] + ends[1]) / 2 > 1.05 * half_len
+    shift = (ends[1] - ends[0]) / 2 if grown else 0.0
+    cy += shift
+    half_len = max(half_len, (ends[0] + ends[1]) / 2)
     bar_len = 2 * half_len * scale
     sides = []
     reach = half_len / 0.66  # no divider is shorter than two thirds of the tile's width
@@ -412,7 +416,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     width = (left + right) * scale
     if not 0.55 < bar_len / width < 0.97:
         return None
-    center = cand.center + u * (right - left) / 2 * scale
+    center = cand.center + u * (shift + (right - left) / 2) * scale
     # 2. Rectify the tile: half 0 first in reading order (left to right, top to bottom).
     axis = nrm if -45 < math.degrees(math.atan2(nrm[1], nrm[0])) <= 135 else -nrm
     perp = np.array([-axis[1], axis[0]], np.float32)
@@ -552,14 +556,15 @@ def _settle(tiles: list[_Tile]) -> list[_Tile]:
     Best score first, then swaps: a reading made of the halves of two touching tiles
     (their seam taken for a divider) shuts out both real tiles, so kept readings are
     traded for the dropped ones they alone shut out when those, together, are worth
-    more. A reading is worth its score above ``_WORTH_FLOOR``: two doubtful readings
-    do not outweigh one clear tile.
+    more. A reading is worth its score above ``_WORTH_FLOOR`` times the square of its
+    outline share: two doubtful readings, or two that hardly stand out from the table
+    (parts of one tile read across a column of its pips), do not outweigh one clear tile.
     """
     n = len(tiles)
     if n < 2:
         return list(tiles)
-    order = sorted(range(n), key=lambda i: -tiles[i].score)
-    worth = np.array([max(0.0, t.score - _WORTH_FLOOR) for t in tiles])
+    worth = np.array([max(0.0, t.score - _WORTH_FLOOR) * t.outline ** 2 for t in tiles])
+    order = sorted(range(n), key=lambda i: (-worth[i], -tiles[i].score))
     clash = np.zeros((n, n), bool)
     polys = [t.polygon(0.92) for t in tiles]
     areas = [float(cv2.contourArea(p)) for p in polys]
