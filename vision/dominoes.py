@@ -74,8 +74,12 @@ def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
     one a divider comes apart from pips or a shadow that blur joins to it.
     """
     out: list[_Candidate] = []
+    # Only thin dark structures: what a closing fills (a bar, a pip, a seam). A table
+    # darker than the tile is not one, so a bar that ends close to the tile's edge does
+    # not run into the table beyond it.
+    thin = cv2.morphologyEx(chan, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (block, block)))
     for c in (14, 40):
-        for cand in _strokes(chan, block, c):
+        for cand in _strokes(chan, block, c, thin):
             if out:
                 cen = np.array([o.center for o in out])
                 along = np.array([o.along for o in out])
@@ -86,8 +90,9 @@ def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
     return out
 
 
-def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
+def _strokes(chan: np.ndarray, block: int, c: int, thin: np.ndarray) -> list[_Candidate]:
     mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
+    mask &= np.where(thin > c // 2, 255, 0).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = chan.shape
     out: list[_Candidate] = []
