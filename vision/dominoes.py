@@ -445,7 +445,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
     band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
-    values, confs, clutter_total, _ = _read_pips(diff, band)
+    values, confs, clutter_total, marks = _read_pips(diff, band)
     base_quality = min(confs) - clutter_total / (P * P)
     if outline < 0.3 and base_quality < 1.0:  # a faint outline needs clear pips at once
         return None
@@ -462,6 +462,10 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
             alt = _warp(image, center, axis, perp, length * fl / (2 * P), (2 * P, P), width * fw / P)
             alt_diff = np.linalg.norm(alt.astype(np.float32) - cv2.medianBlur(alt, 15).astype(np.float32), axis=2)
             v2, c2, cl2, _ = _read_pips(alt_diff, band)
+            # Another size must not lose the marks of a half: a half that showed two pips
+            # never reads blank because they fell outside the patch or into its rim.
+            if any(v == 0 and m >= 2 for v, m in zip(v2, marks)):
+                continue
             q = min(c2) - cl2 / (P * P) - 0.05
             if q > best[0]:
                 best = (q, v2, c2, cl2, length * fl, width * fw, alt_diff)
@@ -499,11 +503,11 @@ _ALTERNATIVES = ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), 
                  (1.0, 1.22), (1.12, 1.22), (1.25, 1.22), (1.4, 1.0), (1.4, 1.22))
 
 
-def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], list[float], float, np.ndarray]:
-    """Pips of both halves of a rectified tile's mark strength: values, confidences, clutter, strokes."""
+def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], list[float], float, list[int]]:
+    """Pips of both halves of a rectified tile's mark strength: values, confidences, clutter, and
+    the number of pip-like marks found in each half (before the size and colour checks)."""
     rim = int(0.09 * P)  # the bevel and the outline are not marks
     floor = max(30.0, float(np.percentile(diff, 50)) * 4)
-    strokes = np.zeros(diff.shape, np.uint8)
     strongest = float(np.percentile(diff[rim : P - rim, rim : 2 * P - rim], 99.5))
     halves: list[list[tuple[float, float, float, float]]] = []
     clutter_total = 0.0
@@ -522,19 +526,33 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
         for col in near:
             if full[:, col].mean() > 0.6:
                 full[:, col] = 0
-        strokes[:, k * P : (k + 1) * P] = full
         blobs, clutter = _blobs(full, diff[:, k * P : (k + 1) * P])
         halves.append(blobs)
         clutter_total += clutter
+    raw = halves
     # All pips of a tile are one size; each half's pips are one colour.
     areas = [b[2] for h_ in halves for b in h_]
     values: list[int | None] = []
     confs: list[float] = []
+    own = [False, False]  # a half whose marks are judged by their own size
     if areas:
         med = float(np.median(areas))
-        halves = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
+        sized = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
+        # Pips of a stronger colour (one colour per number) threshold larger: a half
+        # whose marks are all larger than the rest is judged among itself, but only
+        # against the other half's grid; if it cannot be, it is unsure, never blank.
+        for k in range(2):
+            if halves[k] and all(b[2] > 2.5 * med for b in halves[k]):
+                mk = float(np.median([b[2] for b in halves[k]]))
+                sized[k] = [b for b in halves[k] if 0.4 * mk <= b[2] <= 2.5 * mk]
+                own[k] = True
+        halves = sized
     pitches = []
-    for blobs in halves:
+    for k, blobs in enumerate(halves):
+        if own[k] and (len(blobs) < 2 or len(halves[1 - k]) < 2):
+            values.append(None)
+            confs.append(0.4)
+            continue
         if blobs:
             top = max(b[3] for b in blobs)
             blobs = [b for b in blobs if b[3] >= 0.45 * top]
@@ -544,15 +562,21 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
             continue
         # Pips must form a domino pattern on a 3x3 grid; if not, the half is unsure.
         value, pitch = _grid_value(blobs, P)
+        if own[k] and pitch is None:
+            value = None
         values.append(value)
         confs.append(1.0 if value is not None else 0.4)
         if pitch is not None:
             pitches.append(pitch)
     if len(pitches) == 2 and max(pitches) > 1.35 * min(pitches):  # one grid for the whole tile
         confs = [min(c, 0.6) for c in confs]
+        values = [None if own[k] else v for k, v in enumerate(values)]
+    elif any(own) and len(pitches) < 2:
+        values = [None if own[k] else v for k, v in enumerate(values)]
+    confs = [min(c, 0.4) if v is None else c for c, v in zip(confs, values)]
     if clutter_total > 0.03 * P * P:
         confs = [min(c, 0.5) for c in confs]
-    return values, confs, clutter_total, strokes
+    return values, confs, clutter_total, [len(h_) for h_ in raw]
 
 
 def _settle(tiles: list[_Tile]) -> list[_Tile]:
