@@ -62,6 +62,37 @@ class _Candidate:
     thickness: float
 
 
+def _median(a: Any, axis: int | None = None) -> Any:
+    """``np.median`` (whole array, or ``axis=0``) for the small arrays read here, without its overhead.
+
+    >>> _median(np.array([3, 1, 2, 10], np.uint8)), _median(np.array([[1, 5], [3, 7], [2, 6]]), axis=0).tolist()
+    (2.5, [2.0, 6.0])
+    """
+    x = np.asarray(a)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    x = np.sort(x.ravel() if axis is None else x, axis=0)
+    n = x.shape[0]
+    if n == 0:
+        return math.nan
+    mid = (x[(n - 1) // 2] + x[n // 2]) / 2
+    return float(mid) if axis is None else mid
+
+
+def _percentile(a: np.ndarray, q: float) -> float:
+    """``np.percentile`` (linear) of a whole array, by a partial sort.
+
+    >>> _percentile(np.arange(11.0), 50), _percentile(np.arange(11.0), 99.5)
+    (5.0, 9.95)
+    """
+    x = a.ravel()
+    pos = q / 100 * (x.size - 1)
+    i = int(pos)
+    j = min(i + 1, x.size - 1)
+    part = np.partition(x, (i, j))
+    return float(part[i] + (part[j] - part[i]) * (pos - i))
+
+
 def _odd(n: float) -> int:
     k = int(n)
     return k if k % 2 else k + 1
@@ -121,7 +152,7 @@ def _strokes(chan: np.ndarray, block: int, c: int, thin: np.ndarray) -> list[_Ca
         centre = mean + d * (lo + hi) / 2
         # The bar's thickness is its usual width along its length: a brass pin at the
         # centre widens it in one place only.
-        thick = min(thick, max(1.0, float(np.median(np.bincount((proj - lo).astype(int))))))
+        thick = min(thick, max(1.0, float(_median(np.bincount((proj - lo).astype(int))))))
         if area < 0.45 * length * thick:
             continue
         cand = _Candidate(centre.astype(np.float32), d.astype(np.float32), hi - lo + 1, thick)
@@ -266,7 +297,7 @@ def _grid_value(pips: list[tuple[float, float, float, float]], s: int) -> tuple[
     off = pts - c
     if n == 1:
         return 1, None
-    pitch = float(np.median(np.abs(off).max(axis=1)))
+    pitch = float(_median(np.abs(off).max(axis=1)))
     if not 0.15 * s <= pitch <= 0.38 * s:
         return None, pitch
     cells = np.rint(off / pitch)
@@ -346,8 +377,8 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
         if ok[sl].sum() < 12:
             continue
         o, i = so[sl][ok[sl]], si[sl][ok[sl]]
-        mo, mi = np.median(o, axis=0), np.median(i, axis=0)
-        noise = max(float(np.median(np.abs(o - mo).max(axis=1))), float(np.median(np.abs(i - mi).max(axis=1))))
+        mo, mi = _median(o, axis=0), _median(i, axis=0)
+        noise = max(float(_median(np.abs(o - mo).max(axis=1))), float(_median(np.abs(i - mi).max(axis=1))))
         sides += float(np.linalg.norm(mo - mi)) > max(_SIDE_MIN, _SIDE_NOISE * noise)
     return point, sides / 4
 
@@ -366,14 +397,14 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     t2 = cand.thickness / scale / 2
     strip_cols = [int(round(cx + sgn * (t2 + off))) for sgn in (-1, 1) for off in (0.05 * P, 0.1 * P)]
     body_px = big[int(cy - 0.3 * P) : int(cy + 0.3 * P), strip_cols].reshape(-1, 3)
-    body = np.median(body_px, axis=0)
-    spread = float(np.median(np.abs(body_px - body)))
+    body = _median(body_px, axis=0)
+    spread = float(_median(np.abs(body_px - body)))
     if spread > 25:
         return None
     # A cheap first test: the bar must differ from the tile beside it.
     bar = big[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
     potential = max(float(body.max()), 255.0 - float(body.min()))
-    if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
+    if float(_median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
         return None
     thr = max(28.0, 4 * spread)
     # A blurred bar's ends fade: the stroke found can be much shorter than the bar.
@@ -381,7 +412,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # colour is on both sides of it (not past the tile's side onto the table).
     along_bar = np.linalg.norm(big[:, int(cx) - 1 : int(cx) + 2] - body, axis=2).max(axis=1)
     flank = np.linalg.norm(big[:, strip_cols[1::2]] - body, axis=2).max(axis=1)
-    level = float(np.median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
+    level = float(_median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
     bar_on = (along_bar > 0.5 * level) & (flank < 1.5 * thr)
     ends = []
     for sign in (-1, 1):
@@ -407,7 +438,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
             prof = np.linalg.norm(line - body, axis=1)
             k = _first_exceed(prof, thr)
             dists.append(abs(start - cy) + k if k < len(prof) else math.inf)
-        sides.append(float(np.median(dists)))
+        sides.append(float(_median(dists)))
     found = [d for d in sides if math.isfinite(d)]
     if not found:  # both sides touch other tiles: assume a common divider
         left = right = half_len / 0.82
@@ -427,7 +458,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     perp = np.array([-axis[1], axis[0]], np.float32)
     length = _tile_length(image, center, axis, perp, width, body, thr)
     patch = _warp(image, center, axis, perp, length / (2 * P), (2 * P, P), width / P)
-    tile_body = np.median(patch[::2, ::2].reshape(-1, 3), axis=0)
+    tile_body = _median(patch[::2, ::2].reshape(-1, 3), axis=0)
     if np.linalg.norm(tile_body - body) > 40:
         return None
     # The divider must stand out clearly, and so must the tile from the table. (The
@@ -436,7 +467,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     strip = patch[:, P - 8 : P + 8]
     strip_diff = np.linalg.norm(strip.astype(np.float32) - cv2.medianBlur(strip, 15).astype(np.float32), axis=2)
     div = strip_diff[int(0.3 * P) : int(0.7 * P), 7:9]
-    if float(np.median(div)) < max(30.0, 0.2 * potential):
+    if float(_median(div)) < max(30.0, 0.2 * potential):
         return None
     local = cv2.medianBlur(patch, 15).astype(np.float32)
     diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
@@ -493,7 +524,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
 
 def _divider_across(diff: np.ndarray, band: int, share: float = 0.6) -> bool:
     """Does the divider's mark run across ``share`` of the rectified tile's width?"""
-    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
+    floor = max(30.0, float(_percentile(diff, 50)) * 4)
     mid = diff[:, P - band // 2 : P + band // 2].max(axis=1)
     return bool((mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() >= share)
 
@@ -507,8 +538,8 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
     """Pips of both halves of a rectified tile's mark strength: values, confidences, clutter, and
     the number of pip-like marks found in each half (before the size and colour checks)."""
     rim = int(0.09 * P)  # the bevel and the outline are not marks
-    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
-    strongest = float(np.percentile(diff[rim : P - rim, rim : 2 * P - rim], 99.5))
+    floor = max(30.0, float(_percentile(diff, 50)) * 4)
+    strongest = float(_percentile(diff[rim : P - rim, rim : 2 * P - rim], 99.5))
     halves: list[list[tuple[float, float, float, float]]] = []
     clutter_total = 0.0
     for k in range(2):
@@ -516,7 +547,7 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
         d = diff[rim : P - rim, x0:x1]
         # Pips are strong marks in their half, and not much weaker than the tile's
         # strongest marks (a blank half has only faint texture and halo).
-        thr = max(floor, 0.4 * float(np.percentile(d, 99.5)), 0.25 * strongest)
+        thr = max(floor, 0.4 * float(_percentile(d, 99.5)), 0.25 * strongest)
         full = np.zeros((P, P), np.uint8)
         ox = x0 - k * P
         full[rim : P - rim, ox : ox + (x1 - x0)] = d > thr
@@ -536,14 +567,14 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
     confs: list[float] = []
     own = [False, False]  # a half whose marks are judged by their own size
     if areas:
-        med = float(np.median(areas))
+        med = float(_median(areas))
         sized = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
         # Pips of a stronger colour (one colour per number) threshold larger: a half
         # whose marks are all larger than the rest is judged among itself, but only
         # against the other half's grid; if it cannot be, it is unsure, never blank.
         for k in range(2):
             if halves[k] and all(b[2] > 2.5 * med for b in halves[k]):
-                mk = float(np.median([b[2] for b in halves[k]]))
+                mk = float(_median([b[2] for b in halves[k]]))
                 sized[k] = [b for b in halves[k] if 0.4 * mk <= b[2] <= 2.5 * mk]
                 own[k] = True
         halves = sized
@@ -638,7 +669,7 @@ def _same_set(tiles: list[_Tile]) -> list[_Tile]:
     sure = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
     if len(sure) < 2:
         return tiles
-    med = float(np.median(sure))
+    med = float(_median(sure))
     return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
 
 
