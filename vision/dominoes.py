@@ -49,7 +49,8 @@ _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
 _OUTLINE_WEAK = 0.2
 _BAR_GROW = 1.8
-_WORTH_FLOOR = 0.5  # settling overlaps: a reading counts its score above this
+_WORTH_FLOOR = 0.5  # settling overlaps: ties go to the score above this
+_SETTLE_EXACT = 24  # overlapping readings settled exactly up to this many
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -213,6 +214,7 @@ class _Tile:
     confidence: float
     length: float = 0.0
     outline: float = 1.0
+    long_sides: float = 1.0  # outline share along the two long sides
 
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * (self.length or 2 * self.width) * grow / 2
@@ -344,11 +346,12 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
 
 
 def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray,
-                      length: float, width: float, body: np.ndarray, thr: float) -> tuple[float, float]:
+                      length: float, width: float, body: np.ndarray, thr: float) -> tuple[float, float, float]:
     """Share of the outline where the tile's edge shows: just outside differs from just inside.
 
-    Returns the share of outline points, and the share of sides whose medians differ
-    beyond their noise.
+    Returns the share of outline points, the share of sides whose medians differ
+    beyond their noise, and the share of points along the two long sides (in a line
+    of play the ends meet other tiles; the long sides never do, but for a double).
 
     Compared point by point, so a white tile on a white table still shows by its bevel
     and shadow, while a stroke on a plain table (the same colour all round) does not.
@@ -364,11 +367,14 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
     qo, qi = np.concatenate(long_o + end_o), np.concatenate(long_i + end_i)
     ok = (qo[:, 0] >= 0) & (qo[:, 0] < w - 1) & (qo[:, 1] >= 0) & (qo[:, 1] < h - 1)
     if not ok.any():
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     qo, qi = np.clip(qo, 0, [w - 1, h - 1]).astype(int), np.clip(qi, 0, [w - 1, h - 1]).astype(int)
     so = image[qo[:, 1], qo[:, 0]].astype(np.float32)
     si = image[qi[:, 1], qi[:, 0]].astype(np.float32)
-    point = float((np.linalg.norm(so - si, axis=1)[ok] > max(_OUTLINE_MIN, 0.6 * thr)).mean())
+    shows = np.linalg.norm(so - si, axis=1) > max(_OUTLINE_MIN, 0.6 * thr)
+    point = float(shows[ok].mean())
+    long_ok = ok[:38]
+    along = float(shows[:38][long_ok].mean()) if long_ok.any() else 0.0
     # A side whose table and tile differ only a little (a black tile on dark felt)
     # still shows when both are even: compare the side's medians against their noise.
     sides = 0
@@ -380,7 +386,7 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
         mo, mi = _median(o, axis=0), _median(i, axis=0)
         noise = max(float(_median(np.abs(o - mo).max(axis=1))), float(_median(np.abs(i - mi).max(axis=1))))
         sides += float(np.linalg.norm(mo - mi)) > max(_SIDE_MIN, _SIDE_NOISE * noise)
-    return point, sides / 4
+    return point, sides / 4, along
 
 
 def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
@@ -471,7 +477,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     local = cv2.medianBlur(patch, 15).astype(np.float32)
     diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
-    outline, side_share = _outline_contrast(image, center, axis, perp, length, width, body, thr)
+    outline, side_share, long_sides = _outline_contrast(image, center, axis, perp, length, width, body, thr)
     if max(outline, side_share) < _OUTLINE_WEAK:
         return None
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
@@ -519,7 +525,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # A tile that stands out all round beats one made up of parts of its neighbours.
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
-                 score, min(confs), length, outline)
+                 score, min(confs), length, outline, long_sides)
 
 
 def _divider_across(diff: np.ndarray, band: int, share: float = 0.6) -> bool:
@@ -613,18 +619,23 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
 def _settle(tiles: list[_Tile]) -> list[_Tile]:
     """Keep the readings that explain the frame best when they overlap.
 
-    Best score first, then swaps: a reading made of the halves of two touching tiles
-    (their seam taken for a divider) shuts out both real tiles, so kept readings are
-    traded for the dropped ones they alone shut out when those, together, are worth
-    more. A reading is worth its score above ``_WORTH_FLOOR`` times the square of its
-    outline share: two doubtful readings, or two that hardly stand out from the table
-    (parts of one tile read across a column of its pips), do not outweigh one clear tile.
+    Readings that overlap are settled together, group by group: the set kept is the
+    one that reads the most halves, each counted as much as its reading stands out
+    from the table (its outline share, squared) and is sure (confidence). Best score
+    first would not do in a line of play: the seam between two touching tiles with a
+    half of each beside it reads as a tile (always a double: matching halves touch)
+    and can score as well as either real tile, but a line read by its seams leaves
+    its two end halves unread, so the real tiles read more. Two readings that hardly
+    stand out (parts of one tile read across a column of its pips) do not outweigh
+    one clear tile. Groups too large to settle exactly are settled best value first.
     """
     n = len(tiles)
     if n < 2:
         return list(tiles)
-    worth = np.array([max(0.0, t.score - _WORTH_FLOOR) * t.outline ** 2 for t in tiles])
-    order = sorted(range(n), key=lambda i: (-worth[i], -tiles[i].score))
+    worth = np.array([max(0.0, t.score - _WORTH_FLOOR) for t in tiles])
+    value = np.array([sum(v is not None for v in t.pips) / 2 * t.long_sides ** 2 * (0.5 + 0.5 * t.confidence)
+                      for t in tiles]) + 1e-3 * worth
+    order = sorted(range(n), key=lambda i: (-value[i], -tiles[i].score))
     clash = np.zeros((n, n), bool)
     polys = [t.polygon(0.92) for t in tiles]
     areas = [float(cv2.contourArea(p)) for p in polys]
@@ -636,32 +647,47 @@ def _settle(tiles: list[_Tile]) -> list[_Tile]:
             area, _ = cv2.intersectConvexConvex(polys[i], polys[j])
             clash[i, j] = clash[j, i] = float(area) / min(areas[i], areas[j]) >= 0.2
     kept: set[int] = set()
-    for i in order:
-        if not any(clash[i, k] for k in kept):
-            kept.add(i)
-    for _ in range(4 * n):
-        swapped = False
-        for k in sorted(kept, key=lambda i: worth[i]):
-            # Out: k, and any kept reading that shares a shut-out neighbour with it.
-            group = {k}
-            for d in np.flatnonzero(clash[k]):
-                group |= {m for m in np.flatnonzero(clash[d]) if m in kept}
-            for out in ([k], sorted(group)):
-                rest = kept - set(out)
-                cands = [d for d in order if d not in kept and not any(clash[d, m] for m in rest)]
-                add: list[int] = []
-                for d in cands:
-                    if not any(clash[d, a] for a in add):
-                        add.append(d)
-                if len(add) > len(out) and sum(worth[a] for a in add) > sum(worth[o] for o in out) + 0.05:
-                    kept = rest | set(add)
-                    swapped = True
-                    break
-            if swapped:
-                break
-        if not swapped:
-            break
+    seen: set[int] = set()
+    for start in order:
+        if start in seen:
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            k = stack.pop()
+            group.append(k)
+            for m in np.flatnonzero(clash[k]):
+                if int(m) not in seen:
+                    seen.add(int(m))
+                    stack.append(int(m))
+        if len(group) <= _SETTLE_EXACT:
+            kept |= _best_set(frozenset(group), clash, value, {})[1]
+        else:
+            chosen: set[int] = set()
+            for i in sorted(group, key=order.index):
+                if not any(clash[i, k] for k in chosen):
+                    chosen.add(i)
+            kept |= chosen
     return [tiles[i] for i in order if i in kept]
+
+
+def _best_set(group: frozenset[int], clash: np.ndarray, value: np.ndarray,
+              memo: dict[frozenset[int], tuple[float, frozenset[int]]]) -> tuple[float, frozenset[int]]:
+    """The readings of ``group`` that overlap no other, of the largest total value."""
+    if not group:
+        return 0.0, frozenset()
+    if group in memo:
+        return memo[group]
+    pick = max(group, key=lambda i: (int(clash[i, list(group)].sum()), -i))
+    if not clash[pick, list(group)].any():  # overlaps nothing left: keep it
+        v, rest = _best_set(group - {pick}, clash, value, memo)
+        best = (v + float(value[pick]), rest | {pick})
+    else:
+        v_in, rest_in = _best_set(frozenset(i for i in group if i != pick and not clash[pick, i]), clash, value, memo)
+        v_out, rest_out = _best_set(group - {pick}, clash, value, memo)
+        best = (v_in + float(value[pick]), rest_in | {pick}) if v_in + float(value[pick]) >= v_out else (v_out, rest_out)
+    memo[group] = best
+    return best
 
 
 def _same_set(tiles: list[_Tile]) -> list[_Tile]:

@@ -214,17 +214,24 @@ def test_a_seam_read_as_a_divider_does_not_hide_the_two_tiles() -> None:
         assert _read_right(scene, which) == [True, True], seed
 
 
-def test_settling_trades_one_reading_for_the_two_it_alone_shuts_out() -> None:
+def test_settling_keeps_the_readings_that_read_the_most_halves() -> None:
     from vision.dominoes import _settle, _Tile
 
-    def tile(x: float, score: float, outline: float = 0.9) -> _Tile:
-        return _Tile((3, 4), np.array([x, 0.0], np.float32), np.array([1.0, 0.0], np.float32), 20.0,
-                     score, 1.0, 40.0, outline)
+    def tile(x: float, score: float = 1.2, pips: tuple[int | None, int | None] = (3, 3), conf: float = 1.0,
+             long_sides: float = 0.9) -> _Tile:
+        return _Tile(pips, np.array([x, 0.0], np.float32), np.array([1.0, 0.0], np.float32), 20.0,
+                     score, conf, 40.0, 0.9, long_sides)
 
-    a, b, seam = tile(0, 1.20), tile(41, 1.18), tile(20.5, 1.23)
+    # A line 4-3, 3-1 read by its seam as a 3-3 that scores best: the two real tiles win.
+    a, b, seam = tile(0, 1.20, (4, 3)), tile(41, 1.18, (3, 1)), tile(20.5, 1.25)
     assert {id(t) for t in _settle([a, b, seam])} == {id(a), id(b)}
+    # Along a line, with a seam read at every joint, the line's end halves decide.
+    line = [tile(41 * i, 1.2, (i, i + 1)) for i in range(4)]
+    seams = [tile(41 * i + 20.5, 1.25, (i + 1, i + 1), long_sides=1.0) for i in range(3)]
+    assert {id(t) for t in _settle(seams + line)} == {id(t) for t in line}
     # Two doubtful readings, or two that hardly stand out, do not outweigh one clear tile.
-    for x, y in ((tile(0, 0.6), tile(41, 0.6)), (tile(0, 1.17, 0.3), tile(41, 1.17, 0.3))):
+    for x, y in ((tile(0, 0.6, (3, None), 0.4), tile(41, 0.6, (None, 3), 0.4)),
+                 (tile(0, long_sides=0.3), tile(41, long_sides=0.3))):
         assert [id(t) for t in _settle([x, y, seam])] == [id(seam)]
 
 
