@@ -99,7 +99,7 @@ def _odd(n: float) -> int:
     return k if k % 2 else k + 1
 
 
-def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
+def _dividers(chan: np.ndarray, block: int, strengths: tuple[int, ...] = (14, 40)) -> list[_Candidate]:
     """Thin straight dark strokes in a single-channel image (dark marks on light).
 
     Thresholded at two strengths: a faint mark needs the low one, while at the high
@@ -110,7 +110,7 @@ def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
     # darker than the tile is not one, so a bar that ends close to the tile's edge does
     # not run into the table beyond it.
     thin = cv2.morphologyEx(chan, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (block, block)))
-    for c in (14, 40):
+    for c in strengths:
         for cand in _strokes(chan, block, c, thin):
             if out:
                 cen = np.array([o.center for o in out])
@@ -145,10 +145,11 @@ def _strokes(chan: np.ndarray, block: int, c: int, thin: np.ndarray) -> list[_Ca
             continue
         # Direction from the points' principal axis (robust to the pin bump).
         mean = pts.mean(0)
-        cov = np.cov((pts - mean).T)
-        evals, evecs = np.linalg.eigh(cov)
-        d = evecs[:, 1]
-        proj = (pts - mean) @ d
+        off = pts - mean
+        sxx, syy, sxy = (off * off).sum(0).tolist() + [float((off[:, 0] * off[:, 1]).sum())]
+        theta = 0.5 * math.atan2(2 * sxy, sxx - syy)  # the 2x2 covariance's main axis
+        d = np.array([math.cos(theta), math.sin(theta)], np.float32)
+        proj = off @ d
         lo, hi = float(proj.min()), float(proj.max())
         centre = mean + d * (lo + hi) / 2
         # The bar's thickness is its usual width along its length: a brass pin at the
@@ -215,6 +216,7 @@ class _Tile:
     length: float = 0.0
     outline: float = 1.0
     long_sides: float = 1.0  # outline share along the two long sides
+    body: tuple[float, float, float] = (255.0, 255.0, 255.0)  # the tile's colour beside the divider
 
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * (self.length or 2 * self.width) * grow / 2
@@ -408,16 +410,17 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if spread > 25:
         return None
     # A cheap first test: the bar must differ from the tile beside it.
-    bar = big[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
+    off_body = np.sqrt(((big - body) ** 2).sum(axis=2))  # each pixel's distance from the tile's colour
+    bar = off_body[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
     potential = max(float(body.max()), 255.0 - float(body.min()))
-    if float(_median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
+    if float(_median(bar.max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
         return None
     thr = max(28.0, 4 * spread)
     # A blurred bar's ends fade: the stroke found can be much shorter than the bar.
     # Follow the bar along its line while it keeps half its contrast and the tile's
     # colour is on both sides of it (not past the tile's side onto the table).
-    along_bar = np.linalg.norm(big[:, int(cx) - 1 : int(cx) + 2] - body, axis=2).max(axis=1)
-    flank = np.linalg.norm(big[:, strip_cols[1::2]] - body, axis=2).max(axis=1)
+    along_bar = off_body[:, int(cx) - 1 : int(cx) + 2].max(axis=1)
+    flank = off_body[:, strip_cols[1::2]].max(axis=1)
     level = float(_median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
     bar_on = (along_bar > 0.5 * level) & (flank < 1.5 * thr)
     ends = []
@@ -435,13 +438,14 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     bar_len = 2 * half_len * scale
     sides = []
     reach = half_len / 0.66  # no divider is shorter than two thirds of the tile's width
+    # Walked along lines 3 px wide: the distance of their mean colour from the tile's.
+    off_line = np.sqrt(((cv2.blur(big, (3, 1)) - body) ** 2).sum(axis=2))
     for sign in (-1, 1):
         dists = []
         for col in (int(cx - 0.07 * P), int(cx), int(cx + 0.07 * P)):
             start = int(round(cy + sign * (half_len + cand.thickness / scale / 2 + 1)))
             stop = max(0, min(bh - 1, int(cy + sign * reach)))
-            line = big[start:stop:sign, col - 1 : col + 2].mean(axis=1)
-            prof = np.linalg.norm(line - body, axis=1)
+            prof = off_line[start:stop:sign, col]
             k = _first_exceed(prof, thr)
             dists.append(abs(start - cy) + k if k < len(prof) else math.inf)
         sides.append(float(_median(dists)))
@@ -519,13 +523,19 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # A faint outline (a black tile on dark felt) needs pips that vouch for the tile.
     if outline < 0.3 and (min(confs) < 1.0 or None in values or sum(v or 0 for v in values) < 3):
         return None
+    # An unsure half says the patch may be off; if it is not a tile's shape either (a
+    # short patch cuts the outer pips off the other half: a 3 reads 2), neither half
+    # is sure.
+    if None in values and not 1.6 <= length / width <= 2.5:
+        values = [None, None]
+        confs = [min(c, 0.4) for c in confs]
     # So has a tile with few pips or an unsure half: it needs a clear outline too.
     if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
         return None
     # A tile that stands out all round beats one made up of parts of its neighbours.
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
-                 score, min(confs), length, outline, long_sides)
+                 score, min(confs), length, outline, long_sides, tuple(float(v) for v in body))
 
 
 def _divider_across(diff: np.ndarray, band: int, share: float = 0.6) -> bool:
@@ -699,6 +709,30 @@ def _same_set(tiles: list[_Tile]) -> list[_Tile]:
     return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
 
 
+def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
+    """Coloured marks once more, each channel first scaled to the frame's light.
+
+    A thin blue bar on an ivory tile is dark in red, not in the raw minimum, where the
+    ivory's blue is as low as the bar's. Only where no tile was read yet (the tiles
+    read are blanked out), and only when it can show more than the raw minimum: not
+    for white or black tiles, nor under white light (None then).
+    """
+    bodies = [t.body for t in tiles if None not in t.pips and t.confidence >= 1.0]
+    if bodies:
+        b = np.median(np.array(bodies), axis=0)
+        if float(b.min()) < 100 or float(b.min()) > 0.8 * float(b.max()):
+            return None
+    light = np.percentile(image[::4, ::4].reshape(-1, 3), 99, axis=0)
+    gain = 255.0 / np.maximum(light, 32.0)
+    if float(gain.max()) < 1.1 * float(gain.min()):
+        return None
+    out = np.clip((image * gain.astype(np.float32)).min(axis=2), 0, 255).astype(np.uint8)
+    for t in tiles:
+        if None not in t.pips:
+            cv2.fillConvexPoly(out, np.rint(t.polygon(1.05)).astype(np.int32), 255)
+    return out
+
+
 def read_dominoes(image: np.ndarray) -> list[TileReading]:
     """Read every tile in a BGR image, in reading order (top to bottom, left to right).
 
@@ -721,12 +755,26 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     light_marks = 255 - image.max(axis=2)
     tiles: list[_Tile] = []
     sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
-    for chan in (dark_marks, light_marks):
-        for cand in _dividers(np.ascontiguousarray(chan), block):
+    width, extra = math.inf, False
+    for chan in (dark_marks, light_marks, None):
+        strengths = (14, 40)
+        if chan is None:  # a coloured bar stands out clearly there: the high strength only
+            chan, strengths = _balanced_marks(image, tiles), (40,)
+            if chan is None:
+                break
+            # This pass only finds tiles missed so far: they are the size of those read
+            # and stand out from the table.
+            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
+            width = float(np.median(widths)) if widths else math.inf
+            extra = True
+        for cand in _dividers(np.ascontiguousarray(chan), block, strengths):
             if any(float(np.linalg.norm(cand.center - t.center)) < 0.15 * t.width
                    and abs(float(cand.along @ t.axis)) < 0.2 for t in sure):
                 continue
             tile = _read_candidate(image, cand)
+            if tile is not None and extra and (tile.outline < 0.5 or (
+                    math.isfinite(width) and not 0.85 * width <= tile.width <= 1.2 * width)):
+                continue
             if tile is not None:
                 tiles.append(tile)
                 if tile.confidence >= 1.0 and tile.outline >= 0.5:
