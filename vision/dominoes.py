@@ -5,9 +5,10 @@ How it works (classical, numpy + cv2 only):
 1. **Dividers first.** Every tile has a bar across its middle. Thin straight strokes
    that stand out from their surroundings are found in two polarities (dark marks on
    light tiles in the per-pixel minimum channel, light marks on black tiles in the
-   maximum channel), so coloured pips and dividers are found as well as black ones.
-   Starting from the divider rather than the tile outline is what keeps tiles that
-   touch in a line of play apart.
+   maximum channel), so coloured pips and dividers are found as well as black ones;
+   a last pass, with each colour scaled to the frame's light, finds thin coloured
+   bars on ivory tiles missed so far. Starting from the divider rather than the tile
+   outline is what keeps tiles that touch in a line of play apart.
 2. **Tile from its divider.** The divider is centred on the tile and across it; the
    tile's sides are found by walking along the divider's line past its ends until the
    tile colour stops. A divider must end *inside* the tile: the dark seam between two
@@ -17,8 +18,9 @@ How it works (classical, numpy + cv2 only):
    blobs of the expected size in each half are the pips. The pips of a half must form
    a domino pattern on a 3x3 grid (``PATTERNS``); a half that does not, even at a few
    other tile sizes, is read as ``None`` ("unsure") rather than guessed.
-4. **Overlaps.** Candidates that overlap are settled by their score, best first; tiles
-   far from the size of the frame's sure tiles are dropped (one set per table).
+4. **Overlaps.** Tiles far from the size of the frame's sure tiles are dropped (one
+   set per table); readings that overlap are settled for the most halves read (a line
+   read by its seams leaves its end halves unread), not best score first.
 
 ``diff_layout`` compares the layouts of two frames and proposes the tile newly laid
 on the line and the end it touches.
@@ -124,7 +126,7 @@ def _dividers(chan: np.ndarray, block: int, strengths: tuple[int, ...] = (14, 40
 
 def _strokes(chan: np.ndarray, block: int, c: int, thin: np.ndarray) -> list[_Candidate]:
     mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
-    mask &= np.where(thin > c // 2, 255, 0).astype(np.uint8)
+    mask = cv2.bitwise_and(mask, cv2.threshold(thin, c // 2, 255, cv2.THRESH_BINARY)[1])
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = chan.shape
     out: list[_Candidate] = []
@@ -535,7 +537,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # A tile that stands out all round beats one made up of parts of its neighbours.
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
-                 score, min(confs), length, outline, long_sides, tuple(float(v) for v in body))
+                 score, min(confs), length, outline, long_sides, (float(body[0]), float(body[1]), float(body[2])))
 
 
 def _divider_across(diff: np.ndarray, band: int, share: float = 0.6) -> bool:
@@ -757,7 +759,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
     width, extra = math.inf, False
     for chan in (dark_marks, light_marks, None):
-        strengths = (14, 40)
+        strengths: tuple[int, ...] = (14, 40)
         if chan is None:  # a coloured bar stands out clearly there: the high strength only
             chan, strengths = _balanced_marks(image, tiles), (40,)
             if chan is None:
