@@ -345,7 +345,9 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
     elif len(found) == 1:
         half = found[0]
     else:
-        half = min(found) if max(found) > 1.15 * min(found) else sum(found) / 2
+        # Ends that disagree: one is a column of pips, or the far end of a touching
+        # tile; a tile is twice as long as wide, so the end nearer that is the tile's.
+        half = min(found, key=lambda e: abs(e - P)) if max(found) > 1.15 * min(found) else sum(found) / 2
     return 2 * half * width / P
 
 

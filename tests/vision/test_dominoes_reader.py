@@ -285,3 +285,12 @@ def test_a_clear_small_double_with_a_faint_bar_is_kept() -> None:
     # only half its width beside the pips.
     scene = random_scene(np.random.default_rng(190), kind="line")
     assert _read_right(scene, [2]) == [True]
+
+
+def test_a_column_of_pips_is_not_taken_for_the_tile_end() -> None:
+    # Seed 92 laid as a line (tuning seed): the ends of a 6-5 were measured at a column
+    # of the 6's pips on one side and at the tile's end on the other; the nearer was
+    # taken, the patch came out 1.3:1 and both halves read unsure. The end nearer a
+    # 2:1 tile is the tile's.
+    scene = random_scene(np.random.default_rng(92), kind="line")
+    assert _read_right(scene, [2]) == [True]
