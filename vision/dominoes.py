@@ -412,7 +412,15 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     body = _median(body_px, axis=0)
     spread = float(_median(np.abs(body_px - body)))
     if spread > 25:
-        return None
+        # On a small tile the strips can catch the pips next to the bar, or its halo:
+        # the evenest strip alone then gives the tile's colour.
+        strips = big[int(cy - 0.3 * P) : int(cy + 0.3 * P), strip_cols]
+        meds = [_median(strips[:, k], axis=0) for k in range(len(strip_cols))]
+        mads = [float(_median(np.abs(strips[:, k] - m))) for k, m in enumerate(meds)]
+        k = int(np.argmin(mads))
+        body, spread = meds[k], mads[k]
+        if spread > 25:
+            return None
     # A cheap first test: the bar must differ from the tile beside it.
     off_body = np.sqrt(((big - body) ** 2).sum(axis=2))  # each pixel's distance from the tile's colour
     bar = off_body[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]

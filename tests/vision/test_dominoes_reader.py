@@ -294,3 +294,11 @@ def test_a_column_of_pips_is_not_taken_for_the_tile_end() -> None:
     # 2:1 tile is the tile's.
     scene = random_scene(np.random.default_rng(92), kind="line")
     assert _read_right(scene, [2]) == [True]
+
+
+def test_the_tile_colour_is_sampled_clear_of_pips_beside_the_bar() -> None:
+    # Seed 153 (tuning set): a black 6-1 30 px wide; the strips beside its light bar,
+    # where the tile's colour is sampled, caught the 6's pips and the bar's halo and
+    # the tile was dropped as too uneven. The evenest strip alone gives its colour.
+    scene = random_scene(np.random.default_rng(153), kind="line")
+    assert _read_right(scene, [1]) == [True]
