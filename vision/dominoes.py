@@ -5,9 +5,10 @@ How it works (classical, numpy + cv2 only):
 1. **Dividers first.** Every tile has a bar across its middle. Thin straight strokes
    that stand out from their surroundings are found in two polarities (dark marks on
    light tiles in the per-pixel minimum channel, light marks on black tiles in the
-   maximum channel), so coloured pips and dividers are found as well as black ones.
-   Starting from the divider rather than the tile outline is what keeps tiles that
-   touch in a line of play apart.
+   maximum channel), so coloured pips and dividers are found as well as black ones;
+   a last pass, with each colour scaled to the frame's light, finds thin coloured
+   bars on ivory tiles missed so far. Starting from the divider rather than the tile
+   outline is what keeps tiles that touch in a line of play apart.
 2. **Tile from its divider.** The divider is centred on the tile and across it; the
    tile's sides are found by walking along the divider's line past its ends until the
    tile colour stops. A divider must end *inside* the tile: the dark seam between two
@@ -17,8 +18,9 @@ How it works (classical, numpy + cv2 only):
    blobs of the expected size in each half are the pips. The pips of a half must form
    a domino pattern on a 3x3 grid (``PATTERNS``); a half that does not, even at a few
    other tile sizes, is read as ``None`` ("unsure") rather than guessed.
-4. **Overlaps.** Candidates that overlap are settled by their score, best first; tiles
-   far from the size of the frame's sure tiles are dropped (one set per table).
+4. **Overlaps.** Tiles far from the size of the frame's sure tiles are dropped (one
+   set per table); readings that overlap are settled for the most halves read (a line
+   read by its seams leaves its end halves unread), not best score first.
 
 ``diff_layout`` compares the layouts of two frames and proposes the tile newly laid
 on the line and the end it touches.
@@ -48,7 +50,9 @@ _OUTLINE_MIN = 18.0
 _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
 _OUTLINE_WEAK = 0.2
-_BAR_GROW = 1.4
+_BAR_GROW = 1.8
+_WORTH_FLOOR = 0.5  # settling overlaps: ties go to the score above this
+_SETTLE_EXACT = 24  # overlapping readings settled exactly up to this many
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -61,20 +65,55 @@ class _Candidate:
     thickness: float
 
 
+def _median(a: Any, axis: int | None = None) -> Any:
+    """``np.median`` (whole array, or ``axis=0``) for the small arrays read here, without its overhead.
+
+    >>> _median(np.array([3, 1, 2, 10], np.uint8)), _median(np.array([[1, 5], [3, 7], [2, 6]]), axis=0).tolist()
+    (2.5, [2.0, 6.0])
+    """
+    x = np.asarray(a)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    x = np.sort(x.ravel() if axis is None else x, axis=0)
+    n = x.shape[0]
+    if n == 0:
+        return math.nan
+    mid = (x[(n - 1) // 2] + x[n // 2]) / 2
+    return float(mid) if axis is None else mid
+
+
+def _percentile(a: np.ndarray, q: float) -> float:
+    """``np.percentile`` (linear) of a whole array, by a partial sort.
+
+    >>> _percentile(np.arange(11.0), 50), _percentile(np.arange(11.0), 99.5)
+    (5.0, 9.95)
+    """
+    x = a.ravel()
+    pos = q / 100 * (x.size - 1)
+    i = int(pos)
+    j = min(i + 1, x.size - 1)
+    part = np.partition(x, (i, j))
+    return float(part[i] + (part[j] - part[i]) * (pos - i))
+
+
 def _odd(n: float) -> int:
     k = int(n)
     return k if k % 2 else k + 1
 
 
-def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
+def _dividers(chan: np.ndarray, block: int, strengths: tuple[int, ...] = (14, 40)) -> list[_Candidate]:
     """Thin straight dark strokes in a single-channel image (dark marks on light).
 
     Thresholded at two strengths: a faint mark needs the low one, while at the high
     one a divider comes apart from pips or a shadow that blur joins to it.
     """
     out: list[_Candidate] = []
-    for c in (14, 40):
-        for cand in _strokes(chan, block, c):
+    # Only thin dark structures: what a closing fills (a bar, a pip, a seam). A table
+    # darker than the tile is not one, so a bar that ends close to the tile's edge does
+    # not run into the table beyond it.
+    thin = cv2.morphologyEx(chan, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (block, block)))
+    for c in strengths:
+        for cand in _strokes(chan, block, c, thin):
             if out:
                 cen = np.array([o.center for o in out])
                 along = np.array([o.along for o in out])
@@ -85,8 +124,9 @@ def _dividers(chan: np.ndarray, block: int) -> list[_Candidate]:
     return out
 
 
-def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
+def _strokes(chan: np.ndarray, block: int, c: int, thin: np.ndarray) -> list[_Candidate]:
     mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
+    mask = cv2.bitwise_and(mask, cv2.threshold(thin, c // 2, 255, cv2.THRESH_BINARY)[1])
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = chan.shape
     out: list[_Candidate] = []
@@ -107,15 +147,16 @@ def _strokes(chan: np.ndarray, block: int, c: int) -> list[_Candidate]:
             continue
         # Direction from the points' principal axis (robust to the pin bump).
         mean = pts.mean(0)
-        cov = np.cov((pts - mean).T)
-        evals, evecs = np.linalg.eigh(cov)
-        d = evecs[:, 1]
-        proj = (pts - mean) @ d
+        off = pts - mean
+        sxx, syy, sxy = (off * off).sum(0).tolist() + [float((off[:, 0] * off[:, 1]).sum())]
+        theta = 0.5 * math.atan2(2 * sxy, sxx - syy)  # the 2x2 covariance's main axis
+        d = np.array([math.cos(theta), math.sin(theta)], np.float32)
+        proj = off @ d
         lo, hi = float(proj.min()), float(proj.max())
         centre = mean + d * (lo + hi) / 2
         # The bar's thickness is its usual width along its length: a brass pin at the
         # centre widens it in one place only.
-        thick = min(thick, max(1.0, float(np.median(np.bincount((proj - lo).astype(int))))))
+        thick = min(thick, max(1.0, float(_median(np.bincount((proj - lo).astype(int))))))
         if area < 0.45 * length * thick:
             continue
         cand = _Candidate(centre.astype(np.float32), d.astype(np.float32), hi - lo + 1, thick)
@@ -176,6 +217,8 @@ class _Tile:
     confidence: float
     length: float = 0.0
     outline: float = 1.0
+    long_sides: float = 1.0  # outline share along the two long sides
+    body: tuple[float, float, float] = (255.0, 255.0, 255.0)  # the tile's colour beside the divider
 
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * (self.length or 2 * self.width) * grow / 2
@@ -260,7 +303,7 @@ def _grid_value(pips: list[tuple[float, float, float, float]], s: int) -> tuple[
     off = pts - c
     if n == 1:
         return 1, None
-    pitch = float(np.median(np.abs(off).max(axis=1)))
+    pitch = float(_median(np.abs(off).max(axis=1)))
     if not 0.15 * s <= pitch <= 0.38 * s:
         return None, pitch
     cells = np.rint(off / pitch)
@@ -302,16 +345,19 @@ def _tile_length(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: 
     elif len(found) == 1:
         half = found[0]
     else:
-        half = min(found) if max(found) > 1.15 * min(found) else sum(found) / 2
+        # Ends that disagree: one is a column of pips, or the far end of a touching
+        # tile; a tile is twice as long as wide, so the end nearer that is the tile's.
+        half = min(found, key=lambda e: abs(e - P)) if max(found) > 1.15 * min(found) else sum(found) / 2
     return 2 * half * width / P
 
 
 def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, perp: np.ndarray,
-                      length: float, width: float, body: np.ndarray, thr: float) -> tuple[float, float]:
+                      length: float, width: float, body: np.ndarray, thr: float) -> tuple[float, float, float]:
     """Share of the outline where the tile's edge shows: just outside differs from just inside.
 
-    Returns the share of outline points, and the share of sides whose medians differ
-    beyond their noise.
+    Returns the share of outline points, the share of sides whose medians differ
+    beyond their noise, and the share of points along the two long sides (in a line
+    of play the ends meet other tiles; the long sides never do, but for a double).
 
     Compared point by point, so a white tile on a white table still shows by its bevel
     and shadow, while a stroke on a plain table (the same colour all round) does not.
@@ -327,11 +373,14 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
     qo, qi = np.concatenate(long_o + end_o), np.concatenate(long_i + end_i)
     ok = (qo[:, 0] >= 0) & (qo[:, 0] < w - 1) & (qo[:, 1] >= 0) & (qo[:, 1] < h - 1)
     if not ok.any():
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     qo, qi = np.clip(qo, 0, [w - 1, h - 1]).astype(int), np.clip(qi, 0, [w - 1, h - 1]).astype(int)
     so = image[qo[:, 1], qo[:, 0]].astype(np.float32)
     si = image[qi[:, 1], qi[:, 0]].astype(np.float32)
-    point = float((np.linalg.norm(so - si, axis=1)[ok] > max(_OUTLINE_MIN, 0.6 * thr)).mean())
+    shows = np.linalg.norm(so - si, axis=1) > max(_OUTLINE_MIN, 0.6 * thr)
+    point = float(shows[ok].mean())
+    long_ok = ok[:38]
+    along = float(shows[:38][long_ok].mean()) if long_ok.any() else 0.0
     # A side whose table and tile differ only a little (a black tile on dark felt)
     # still shows when both are even: compare the side's medians against their noise.
     sides = 0
@@ -340,10 +389,10 @@ def _outline_contrast(image: np.ndarray, center: np.ndarray, axis: np.ndarray, p
         if ok[sl].sum() < 12:
             continue
         o, i = so[sl][ok[sl]], si[sl][ok[sl]]
-        mo, mi = np.median(o, axis=0), np.median(i, axis=0)
-        noise = max(float(np.median(np.abs(o - mo).max(axis=1))), float(np.median(np.abs(i - mi).max(axis=1))))
+        mo, mi = _median(o, axis=0), _median(i, axis=0)
+        noise = max(float(_median(np.abs(o - mo).max(axis=1))), float(_median(np.abs(i - mi).max(axis=1))))
         sides += float(np.linalg.norm(mo - mi)) > max(_SIDE_MIN, _SIDE_NOISE * noise)
-    return point, sides / 4
+    return point, sides / 4, along
 
 
 def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
@@ -360,44 +409,58 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     t2 = cand.thickness / scale / 2
     strip_cols = [int(round(cx + sgn * (t2 + off))) for sgn in (-1, 1) for off in (0.05 * P, 0.1 * P)]
     body_px = big[int(cy - 0.3 * P) : int(cy + 0.3 * P), strip_cols].reshape(-1, 3)
-    body = np.median(body_px, axis=0)
-    spread = float(np.median(np.abs(body_px - body)))
+    body = _median(body_px, axis=0)
+    spread = float(_median(np.abs(body_px - body)))
     if spread > 25:
-        return None
+        # On a small tile the strips can catch the pips next to the bar, or its halo:
+        # the evenest strip alone then gives the tile's colour.
+        strips = big[int(cy - 0.3 * P) : int(cy + 0.3 * P), strip_cols]
+        meds = [_median(strips[:, k], axis=0) for k in range(len(strip_cols))]
+        mads = [float(_median(np.abs(strips[:, k] - m))) for k, m in enumerate(meds)]
+        k = int(np.argmin(mads))
+        body, spread = meds[k], mads[k]
+        if spread > 25:
+            return None
     # A cheap first test: the bar must differ from the tile beside it.
-    bar = big[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
+    off_body = np.sqrt(((big - body) ** 2).sum(axis=2))  # each pixel's distance from the tile's colour
+    bar = off_body[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len), int(cx) - 1 : int(cx) + 2]
     potential = max(float(body.max()), 255.0 - float(body.min()))
-    if float(np.median(np.linalg.norm(bar - body, axis=2).max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
+    if float(_median(bar.max(axis=1))) < 0.8 * max(30.0, 0.2 * potential):
         return None
     thr = max(28.0, 4 * spread)
     # A blurred bar's ends fade: the stroke found can be much shorter than the bar.
     # Follow the bar along its line while it keeps half its contrast and the tile's
     # colour is on both sides of it (not past the tile's side onto the table).
-    along_bar = np.linalg.norm(big[:, int(cx) - 1 : int(cx) + 2] - body, axis=2).max(axis=1)
-    flank = np.linalg.norm(big[:, strip_cols[1::2]] - body, axis=2).max(axis=1)
-    level = float(np.median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
-    bar_on = (along_bar > 0.5 * level) & (flank < thr)
+    along_bar = off_body[:, int(cx) - 1 : int(cx) + 2].max(axis=1)
+    flank = off_body[:, strip_cols[1::2]].max(axis=1)
+    level = float(_median(along_bar[int(cy - 0.6 * half_len) : int(cy + 0.6 * half_len)]))
+    bar_on = (along_bar > 0.5 * level) & (flank < 1.5 * thr)
     ends = []
     for sign in (-1, 1):
         k = int(half_len)
         while k < _BAR_GROW * half_len and 0 <= int(cy + sign * (k + 1)) < bh and bar_on[int(cy + sign * (k + 1))]:
             k += 1
         ends.append(k)
-    grown = min(ends) > 1.05 * half_len
-    half_len = max(half_len, float(min(ends)))
+    # The stroke found can be a piece off the bar's centre (cut by a pin, faint at
+    # one end): centre the tile on the bar as followed.
+    grown = (ends[0] + ends[1]) / 2 > 1.05 * half_len
+    shift = (ends[1] - ends[0]) / 2 if grown else 0.0
+    cy += shift
+    half_len = max(half_len, (ends[0] + ends[1]) / 2)
     bar_len = 2 * half_len * scale
     sides = []
     reach = half_len / 0.66  # no divider is shorter than two thirds of the tile's width
+    # Walked along lines 3 px wide: the distance of their mean colour from the tile's.
+    off_line = np.sqrt(((cv2.blur(big, (3, 1)) - body) ** 2).sum(axis=2))
     for sign in (-1, 1):
         dists = []
         for col in (int(cx - 0.07 * P), int(cx), int(cx + 0.07 * P)):
             start = int(round(cy + sign * (half_len + cand.thickness / scale / 2 + 1)))
             stop = max(0, min(bh - 1, int(cy + sign * reach)))
-            line = big[start:stop:sign, col - 1 : col + 2].mean(axis=1)
-            prof = np.linalg.norm(line - body, axis=1)
+            prof = off_line[start:stop:sign, col]
             k = _first_exceed(prof, thr)
             dists.append(abs(start - cy) + k if k < len(prof) else math.inf)
-        sides.append(float(np.median(dists)))
+        sides.append(float(_median(dists)))
     found = [d for d in sides if math.isfinite(d)]
     if not found:  # both sides touch other tiles: assume a common divider
         left = right = half_len / 0.82
@@ -411,13 +474,13 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     width = (left + right) * scale
     if not 0.55 < bar_len / width < 0.97:
         return None
-    center = cand.center + u * (right - left) / 2 * scale
+    center = cand.center + u * (shift + (right - left) / 2) * scale
     # 2. Rectify the tile: half 0 first in reading order (left to right, top to bottom).
     axis = nrm if -45 < math.degrees(math.atan2(nrm[1], nrm[0])) <= 135 else -nrm
     perp = np.array([-axis[1], axis[0]], np.float32)
     length = _tile_length(image, center, axis, perp, width, body, thr)
     patch = _warp(image, center, axis, perp, length / (2 * P), (2 * P, P), width / P)
-    tile_body = np.median(patch[::2, ::2].reshape(-1, 3), axis=0)
+    tile_body = _median(patch[::2, ::2].reshape(-1, 3), axis=0)
     if np.linalg.norm(tile_body - body) > 40:
         return None
     # The divider must stand out clearly, and so must the tile from the table. (The
@@ -426,16 +489,16 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     strip = patch[:, P - 8 : P + 8]
     strip_diff = np.linalg.norm(strip.astype(np.float32) - cv2.medianBlur(strip, 15).astype(np.float32), axis=2)
     div = strip_diff[int(0.3 * P) : int(0.7 * P), 7:9]
-    if float(np.median(div)) < max(30.0, 0.2 * potential):
+    if float(_median(div)) < max(30.0, 0.2 * potential):
         return None
     local = cv2.medianBlur(patch, 15).astype(np.float32)
     diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
-    outline, side_share = _outline_contrast(image, center, axis, perp, length, width, body, thr)
+    outline, side_share, long_sides = _outline_contrast(image, center, axis, perp, length, width, body, thr)
     if max(outline, side_share) < _OUTLINE_WEAK:
         return None
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
     band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
-    values, confs, clutter_total, _ = _read_pips(diff, band)
+    values, confs, clutter_total, marks = _read_pips(diff, band)
     base_quality = min(confs) - clutter_total / (P * P)
     if outline < 0.3 and base_quality < 1.0:  # a faint outline needs clear pips at once
         return None
@@ -452,14 +515,21 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
             alt = _warp(image, center, axis, perp, length * fl / (2 * P), (2 * P, P), width * fw / P)
             alt_diff = np.linalg.norm(alt.astype(np.float32) - cv2.medianBlur(alt, 15).astype(np.float32), axis=2)
             v2, c2, cl2, _ = _read_pips(alt_diff, band)
+            # Another size must not lose the marks of a half: a half that showed two pips
+            # never reads blank because they fell outside the patch or into its rim.
+            if any(v == 0 and m >= 2 for v, m in zip(v2, marks)):
+                continue
             q = min(c2) - cl2 / (P * P) - 0.05
             if q > best[0]:
                 best = (q, v2, c2, cl2, length * fl, width * fw, alt_diff)
                 if q >= 0.95:
                     break
         _, values, confs, clutter_total, length, width, diff = best
-    # The divider itself must be there across the middle of the tile.
-    if not _divider_across(diff, band):
+    # The divider itself must be there across the middle of the tile; half the width
+    # will do for a tile that stands out all round with both halves clear at once (a
+    # thin bar on a small tile is faint beside its pips).
+    clear = base_quality >= 1.0 and outline >= 0.6 and sum(v or 0 for v in values) >= 3
+    if not _divider_across(diff, band, 0.45 if clear else 0.6):
         return None
     # A blank double has no pips to vouch for it: any stroke on a plain surface looks
     # like one, so it must stand out from the table all round.
@@ -468,18 +538,24 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     # A faint outline (a black tile on dark felt) needs pips that vouch for the tile.
     if outline < 0.3 and (min(confs) < 1.0 or None in values or sum(v or 0 for v in values) < 3):
         return None
+    # An unsure half says the patch may be off; if it is not a tile's shape either (a
+    # short patch cuts the outer pips off the other half: a 3 reads 2), neither half
+    # is sure.
+    if None in values and not 1.6 <= length / width <= 2.5:
+        values = [None, None]
+        confs = [min(c, 0.4) for c in confs]
     # So has a tile with few pips or an unsure half: it needs a clear outline too.
     if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
         return None
     # A tile that stands out all round beats one made up of parts of its neighbours.
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
-                 score, min(confs), length, outline)
+                 score, min(confs), length, outline, long_sides, (float(body[0]), float(body[1]), float(body[2])))
 
 
 def _divider_across(diff: np.ndarray, band: int, share: float = 0.6) -> bool:
     """Does the divider's mark run across ``share`` of the rectified tile's width?"""
-    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
+    floor = max(30.0, float(_percentile(diff, 50)) * 4)
     mid = diff[:, P - band // 2 : P + band // 2].max(axis=1)
     return bool((mid > max(0.7 * floor, 0.2 * float(diff.max()))).mean() >= share)
 
@@ -489,12 +565,12 @@ _ALTERNATIVES = ((0.9, 1.0), (1.12, 1.0), (1.0, 1.1), (1.12, 1.1), (0.9, 0.92), 
                  (1.0, 1.22), (1.12, 1.22), (1.25, 1.22), (1.4, 1.0), (1.4, 1.22))
 
 
-def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], list[float], float, np.ndarray]:
-    """Pips of both halves of a rectified tile's mark strength: values, confidences, clutter, strokes."""
+def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], list[float], float, list[int]]:
+    """Pips of both halves of a rectified tile's mark strength: values, confidences, clutter, and
+    the number of pip-like marks found in each half (before the size and colour checks)."""
     rim = int(0.09 * P)  # the bevel and the outline are not marks
-    floor = max(30.0, float(np.percentile(diff, 50)) * 4)
-    strokes = np.zeros(diff.shape, np.uint8)
-    strongest = float(np.percentile(diff[rim : P - rim, rim : 2 * P - rim], 99.5))
+    floor = max(30.0, float(_percentile(diff, 50)) * 4)
+    strongest = float(_percentile(diff[rim : P - rim, rim : 2 * P - rim], 99.5))
     halves: list[list[tuple[float, float, float, float]]] = []
     clutter_total = 0.0
     for k in range(2):
@@ -502,7 +578,7 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
         d = diff[rim : P - rim, x0:x1]
         # Pips are strong marks in their half, and not much weaker than the tile's
         # strongest marks (a blank half has only faint texture and halo).
-        thr = max(floor, 0.4 * float(np.percentile(d, 99.5)), 0.25 * strongest)
+        thr = max(floor, 0.4 * float(_percentile(d, 99.5)), 0.25 * strongest)
         full = np.zeros((P, P), np.uint8)
         ox = x0 - k * P
         full[rim : P - rim, ox : ox + (x1 - x0)] = d > thr
@@ -512,19 +588,33 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
         for col in near:
             if full[:, col].mean() > 0.6:
                 full[:, col] = 0
-        strokes[:, k * P : (k + 1) * P] = full
         blobs, clutter = _blobs(full, diff[:, k * P : (k + 1) * P])
         halves.append(blobs)
         clutter_total += clutter
+    raw = halves
     # All pips of a tile are one size; each half's pips are one colour.
     areas = [b[2] for h_ in halves for b in h_]
     values: list[int | None] = []
     confs: list[float] = []
+    own = [False, False]  # a half whose marks are judged by their own size
     if areas:
-        med = float(np.median(areas))
-        halves = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
+        med = float(_median(areas))
+        sized = [[b for b in h_ if 0.4 * med <= b[2] <= 2.5 * med] for h_ in halves]
+        # Pips of a stronger colour (one colour per number) threshold larger: a half
+        # whose marks are all larger than the rest is judged among itself, but only
+        # against the other half's grid; if it cannot be, it is unsure, never blank.
+        for k in range(2):
+            if halves[k] and all(b[2] > 2.5 * med for b in halves[k]):
+                mk = float(_median([b[2] for b in halves[k]]))
+                sized[k] = [b for b in halves[k] if 0.4 * mk <= b[2] <= 2.5 * mk]
+                own[k] = True
+        halves = sized
     pitches = []
-    for blobs in halves:
+    for k, blobs in enumerate(halves):
+        if own[k] and (len(blobs) < 2 or len(halves[1 - k]) < 2):
+            values.append(None)
+            confs.append(0.4)
+            continue
         if blobs:
             top = max(b[3] for b in blobs)
             blobs = [b for b in blobs if b[3] >= 0.45 * top]
@@ -534,21 +624,95 @@ def _read_pips(diff: np.ndarray, band: int = _BAND) -> tuple[list[int | None], l
             continue
         # Pips must form a domino pattern on a 3x3 grid; if not, the half is unsure.
         value, pitch = _grid_value(blobs, P)
+        if own[k] and pitch is None:
+            value = None
         values.append(value)
         confs.append(1.0 if value is not None else 0.4)
         if pitch is not None:
             pitches.append(pitch)
     if len(pitches) == 2 and max(pitches) > 1.35 * min(pitches):  # one grid for the whole tile
         confs = [min(c, 0.6) for c in confs]
+        values = [None if own[k] else v for k, v in enumerate(values)]
+    elif any(own) and len(pitches) < 2:
+        values = [None if own[k] else v for k, v in enumerate(values)]
+    confs = [min(c, 0.4) if v is None else c for c, v in zip(confs, values)]
     if clutter_total > 0.03 * P * P:
         confs = [min(c, 0.5) for c in confs]
-    return values, confs, clutter_total, strokes
+    return values, confs, clutter_total, [len(h_) for h_ in raw]
 
 
-def _overlap(a: _Tile, b: _Tile) -> float:
-    pa, pb = a.polygon(0.92), b.polygon(0.92)
-    area, _ = cv2.intersectConvexConvex(pa, pb)
-    return float(area) / min(cv2.contourArea(pa), cv2.contourArea(pb))
+def _settle(tiles: list[_Tile]) -> list[_Tile]:
+    """Keep the readings that explain the frame best when they overlap.
+
+    Readings that overlap are settled together, group by group: the set kept is the
+    one that reads the most halves, each counted as much as its reading stands out
+    from the table (its outline share, squared) and is sure (confidence). Best score
+    first would not do in a line of play: the seam between two touching tiles with a
+    half of each beside it reads as a tile (always a double: matching halves touch)
+    and can score as well as either real tile, but a line read by its seams leaves
+    its two end halves unread, so the real tiles read more. Two readings that hardly
+    stand out (parts of one tile read across a column of its pips) do not outweigh
+    one clear tile. Groups too large to settle exactly are settled best value first.
+    """
+    n = len(tiles)
+    if n < 2:
+        return list(tiles)
+    worth = np.array([max(0.0, t.score - _WORTH_FLOOR) for t in tiles])
+    value = np.array([sum(v is not None for v in t.pips) / 2 * t.long_sides ** 2 * (0.5 + 0.5 * t.confidence)
+                      for t in tiles]) + 1e-3 * worth
+    order = sorted(range(n), key=lambda i: (-value[i], -tiles[i].score))
+    clash = np.zeros((n, n), bool)
+    polys = [t.polygon(0.92) for t in tiles]
+    areas = [float(cv2.contourArea(p)) for p in polys]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if float(np.linalg.norm(tiles[i].center - tiles[j].center)) > (
+                    max(tiles[i].length, 2 * tiles[i].width) + max(tiles[j].length, 2 * tiles[j].width)) / 2:
+                continue
+            area, _ = cv2.intersectConvexConvex(polys[i], polys[j])
+            clash[i, j] = clash[j, i] = float(area) / min(areas[i], areas[j]) >= 0.2
+    kept: set[int] = set()
+    seen: set[int] = set()
+    for start in order:
+        if start in seen:
+            continue
+        group, stack = [], [start]
+        seen.add(start)
+        while stack:
+            k = stack.pop()
+            group.append(k)
+            for m in np.flatnonzero(clash[k]):
+                if int(m) not in seen:
+                    seen.add(int(m))
+                    stack.append(int(m))
+        if len(group) <= _SETTLE_EXACT:
+            kept |= _best_set(frozenset(group), clash, value, {})[1]
+        else:
+            chosen: set[int] = set()
+            for i in sorted(group, key=order.index):
+                if not any(clash[i, k] for k in chosen):
+                    chosen.add(i)
+            kept |= chosen
+    return [tiles[i] for i in order if i in kept]
+
+
+def _best_set(group: frozenset[int], clash: np.ndarray, value: np.ndarray,
+              memo: dict[frozenset[int], tuple[float, frozenset[int]]]) -> tuple[float, frozenset[int]]:
+    """The readings of ``group`` that overlap no other, of the largest total value."""
+    if not group:
+        return 0.0, frozenset()
+    if group in memo:
+        return memo[group]
+    pick = max(group, key=lambda i: (int(clash[i, list(group)].sum()), -i))
+    if not clash[pick, list(group)].any():  # overlaps nothing left: keep it
+        v, rest = _best_set(group - {pick}, clash, value, memo)
+        best = (v + float(value[pick]), rest | {pick})
+    else:
+        v_in, rest_in = _best_set(frozenset(i for i in group if i != pick and not clash[pick, i]), clash, value, memo)
+        v_out, rest_out = _best_set(group - {pick}, clash, value, memo)
+        best = (v_in + float(value[pick]), rest_in | {pick}) if v_in + float(value[pick]) >= v_out else (v_out, rest_out)
+    memo[group] = best
+    return best
 
 
 def _same_set(tiles: list[_Tile]) -> list[_Tile]:
@@ -556,8 +720,32 @@ def _same_set(tiles: list[_Tile]) -> list[_Tile]:
     sure = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
     if len(sure) < 2:
         return tiles
-    med = float(np.median(sure))
+    med = float(_median(sure))
     return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
+
+
+def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
+    """Coloured marks once more, each channel first scaled to the frame's light.
+
+    A thin blue bar on an ivory tile is dark in red, not in the raw minimum, where the
+    ivory's blue is as low as the bar's. Only where no tile was read yet (the tiles
+    read are blanked out), and only when it can show more than the raw minimum: not
+    for white or black tiles, nor under white light (None then).
+    """
+    bodies = [t.body for t in tiles if None not in t.pips and t.confidence >= 1.0]
+    if bodies:
+        b = np.median(np.array(bodies), axis=0)
+        if float(b.min()) < 100 or float(b.min()) > 0.8 * float(b.max()):
+            return None
+    light = np.percentile(image[::4, ::4].reshape(-1, 3), 99, axis=0)
+    gain = 255.0 / np.maximum(light, 32.0)
+    if float(gain.max()) < 1.1 * float(gain.min()):
+        return None
+    out = np.clip((image * gain.astype(np.float32)).min(axis=2), 0, 255).astype(np.uint8)
+    for t in tiles:
+        if None not in t.pips:
+            cv2.fillConvexPoly(out, np.rint(t.polygon(1.05)).astype(np.int32), 255)
+    return out
 
 
 def read_dominoes(image: np.ndarray) -> list[TileReading]:
@@ -582,22 +770,31 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     light_marks = 255 - image.max(axis=2)
     tiles: list[_Tile] = []
     sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
-    for chan in (dark_marks, light_marks):
-        for cand in _dividers(np.ascontiguousarray(chan), block):
+    width, extra = math.inf, False
+    for chan in (dark_marks, light_marks, None):
+        strengths: tuple[int, ...] = (14, 40)
+        if chan is None:  # a coloured bar stands out clearly there: the high strength only
+            chan, strengths = _balanced_marks(image, tiles), (40,)
+            if chan is None:
+                break
+            # This pass only finds tiles missed so far: they are the size of those read
+            # and stand out from the table.
+            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
+            width = float(np.median(widths)) if widths else math.inf
+            extra = True
+        for cand in _dividers(np.ascontiguousarray(chan), block, strengths):
             if any(float(np.linalg.norm(cand.center - t.center)) < 0.15 * t.width
                    and abs(float(cand.along @ t.axis)) < 0.2 for t in sure):
                 continue
             tile = _read_candidate(image, cand)
+            if tile is not None and extra and (tile.outline < 0.5 or (
+                    math.isfinite(width) and not 0.85 * width <= tile.width <= 1.2 * width)):
+                continue
             if tile is not None:
                 tiles.append(tile)
                 if tile.confidence >= 1.0 and tile.outline >= 0.5:
                     sure.append(tile)
-    tiles.sort(key=lambda t: -t.score)
-    kept: list[_Tile] = []
-    for t in tiles:
-        if all(_overlap(t, k) < 0.2 for k in kept):
-            kept.append(t)
-    kept = _same_set(kept)
+    kept = _same_set(_settle(_same_set(tiles)))
     kept.sort(key=lambda t: (round(float(t.center[1]) / max(1.0, t.width)), float(t.center[0])))
     out = []
     for t in kept:
