@@ -1,7 +1,7 @@
 """Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on numpy).
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
-[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--validate]``
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--validate]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
 the exported weights with numpy alone). On the development machine:
@@ -40,8 +40,10 @@ each dense layer, default 0.3), ``--weight-decay`` (AdamW, default 1e-3),
 ``--warp S`` (while training, each crop squeezed along a random direction by up
 to the share S and scaled by up to S/2: a die seen at a slant or a die size
 misjudged; default 0) and ``--blur SIGMA`` (a random Gaussian blur of up to
-SIGMA crop pixels on half the crops; default 0). Settings other than the
-defaults are written to the record.
+SIGMA crop pixels on half the crops; default 0), ``--synthetic N`` (drawn
+tables, default 300) and ``--contrast C`` (the least colour difference, summed
+over B, G and R, between a drawn die's body and its pips, default 200; lower
+draws fainter pips). Settings other than the defaults are written to the record.
 
 ``--validate`` chooses settings honestly: the tune photos are split again by
 another part of the file name's SHA-1 (``inner_part_of``: about 80 % inner
@@ -87,6 +89,7 @@ LABEL_SMOOTHING = 0.05
 MAX_RATE = 3e-3
 SYNTHETIC = 300  # drawn tables added to the photos
 SEED = 7
+CONTRAST = 200  # least sum of absolute BGR differences between a drawn die's body and pips
 DROPOUT = 0.3
 WEIGHT_DECAY = 1e-3
 VALIDATE_SHARE = 0.2  # --validate: this share of the tune photos is the inner validation part
@@ -135,7 +138,7 @@ def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.nd
     return work, np.array(rows, np.float32).reshape(-1, 3), np.array(classes, np.int64)
 
 
-def synthetic_scene(rng: np.random.Generator) -> tuple[np.ndarray, list[dict]]:
+def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST) -> tuple[np.ndarray, list[dict]]:
     """A drawn table (``vision.synth.draw_die``) with 3-9 dice of random colours, sizes and turns, blurred, noisy and JPEG-compressed.
 
     Drawn dice teach the clean idea of each face (the photo sets have few dice
@@ -161,7 +164,7 @@ def synthetic_scene(rng: np.random.Generator) -> tuple[np.ndarray, list[dict]]:
         placed.append((x, y))
         body = rng.integers(0, 256, 3)
         pip = rng.integers(0, 256, 3)
-        while np.abs(body.astype(int) - pip).sum() < 200:
+        while np.abs(body.astype(int) - pip).sum() < contrast:
             pip = rng.integers(0, 256, 3)
         value = int(rng.integers(1, 7))
         s = size * float(rng.uniform(0.9, 1.1))
@@ -190,7 +193,7 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
     return crops(work, boxes)
 
 
-def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune") -> tuple[np.ndarray, np.ndarray, list[str]]:
+def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Augmented crops and classes of the ``part`` photos (:func:`photos`) and the drawn tables, and what was used."""
     images, classes, used = [], [], []
     t0 = time.perf_counter()
@@ -210,14 +213,15 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune") -> tup
             classes.append(np.tile(cls, AUGMENT))
         used.append(f"{folder.name}: {len(names)} {part} photos")
         print(f"{folder.name}: {len(names)} {part} photos ({time.perf_counter() - t0:.0f} s)", flush=True)
-    for _ in range(SYNTHETIC):
-        image, labs = synthetic_scene(rng)
+    for _ in range(synthetic):
+        image, labs = synthetic_scene(rng, contrast)
         work, rows, cls = samples_of(image, labs)
         if len(rows):
             images.append(augmented(work, rows, rng, AUGMENT // 2))
             classes.append(np.tile(cls, AUGMENT // 2))
-    used.append(f"synthetic: {SYNTHETIC} drawn tables (vision.synth.draw_die, seed {SEED})")
-    print(f"synthetic: {SYNTHETIC} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
+    faint = f", pip contrast at least {contrast}" if contrast != CONTRAST else ""
+    used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {SEED}{faint})")
+    print(f"synthetic: {synthetic} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
     return np.concatenate(images), np.concatenate(classes), used
 
 
@@ -396,10 +400,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weight-decay", type=float, default=WEIGHT_DECAY, help=f"AdamW weight decay (default {WEIGHT_DECAY:g})")
     ap.add_argument("--warp", type=float, default=0.0, help="random squeeze (up to this share) and scale of the crops while training (default 0: none)")
     ap.add_argument("--blur", type=float, default=0.0, help="random Gaussian blur of up to this sigma (crop pixels) on half the crops while training (default 0: none)")
+    ap.add_argument("--synthetic", type=int, default=SYNTHETIC, help=f"drawn tables added (default {SYNTHETIC})")
+    ap.add_argument("--contrast", type=int, default=CONTRAST,
+                    help=f"least colour difference (sum over B, G, R) between a drawn die's body and pips (default {CONTRAST}; lower: fainter pips)")
     ap.add_argument("--validate", action="store_true",
                     help="train on the inner train part of the tune photos and print the accuracy on the inner validation part after each epoch; writes no model")
     args = ap.parse_args(argv)
-    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur"):
+    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast"):
         v = getattr(args, opt)
         if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1):
             raise SystemExit(f"--{opt.replace('_', '-')} {v}: out of range")
@@ -410,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(SEED)
     t0 = time.perf_counter()
     val = validation_set(args.data_dir) if args.validate else None
-    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune")
+    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val)
     print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)
