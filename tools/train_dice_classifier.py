@@ -1,6 +1,7 @@
 """Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on numpy).
 
-Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]``
+Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--validate]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
 the exported weights with numpy alone). On the development machine:
@@ -33,6 +34,28 @@ AdamW on class-balanced cross-entropy with a cosine learning rate; batch
 normalisation is folded into the convolutions when OpenCV loads the ONNX file.
 The network is written as ONNX, and the data sets used and their digest to a
 JSON record beside it.
+
+Settings to try for a network that generalises better: ``--dropout`` (before
+each dense layer, default 0.3), ``--weight-decay`` (AdamW, default 1e-3),
+``--warp S`` (while training, each crop squeezed along a random direction by up
+to the share S and scaled by up to S/2: a die seen at a slant or a die size
+misjudged; default 0) and ``--blur SIGMA`` (a random Gaussian blur of up to
+SIGMA crop pixels on half the crops; default 0), ``--synthetic N`` (drawn
+tables, default 300) and ``--contrast C`` (the least colour difference, summed
+over B, G and R, between a drawn die's body and its pips, default 200; lower
+draws fainter pips). Settings other than the defaults are written to the record.
+
+``--validate`` chooses settings honestly: the tune photos are split again by
+another part of the file name's SHA-1 (``inner_part_of``: about 80 % inner
+*train*, 20 % inner *validate*), the network is trained on the inner train part
+(and the drawn tables) only, and after each epoch the script prints, per photo
+set, the share of the inner validation photos' labelled dice that a crop
+centred on the die (as the reader cuts it: ``CROP_FACTOR`` picture die sizes
+wide, not turned) reads right (most likely of the 7 classes), at one look and
+averaged over four quarter turns. No model is written. Compare settings by
+these figures only, then train the chosen ones on the whole tune part; the
+held-out part stays unseen until bench/dice_accuracy.py --split measures the
+result. PyTorch runs on one thread (``torch.set_num_threads(1)``).
 """
 
 from __future__ import annotations
@@ -66,6 +89,29 @@ LABEL_SMOOTHING = 0.05
 MAX_RATE = 3e-3
 SYNTHETIC = 300  # drawn tables added to the photos
 SEED = 7
+CONTRAST = 200  # least sum of absolute BGR differences between a drawn die's body and pips
+DROPOUT = 0.3
+WEIGHT_DECAY = 1e-3
+VALIDATE_SHARE = 0.2  # --validate: this share of the tune photos is the inner validation part
+
+
+def inner_part_of(name: str) -> str:
+    """``"train"`` or ``"validate"`` for a tune photo's file name (``--validate``), fixed by its SHA-1.
+
+    Bytes 4-8 of the digest, so the inner split is independent of ``part_of``
+    (which uses bytes 0-4).
+
+    >>> inner_part_of("IMG_20191208_111228.jpg") in ("train", "validate")
+    True
+    """
+    h = int.from_bytes(hashlib.sha1(name.encode("utf-8")).digest()[4:8], "big")
+    return "validate" if h < VALIDATE_SHARE * 2**32 else "train"
+
+
+def photos(labels: dict[str, list[dict]], part: str) -> list[str]:
+    """The sorted names of ``part``: ``"tune"`` (the whole tune part), or its inner ``"train"`` or ``"validate"`` part."""
+    names = [n for n in sorted(labels) if part_of(n) == "tune"]
+    return names if part == "tune" else [n for n in names if inner_part_of(n) == part]
 
 
 def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -92,7 +138,7 @@ def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.nd
     return work, np.array(rows, np.float32).reshape(-1, 3), np.array(classes, np.int64)
 
 
-def synthetic_scene(rng: np.random.Generator) -> tuple[np.ndarray, list[dict]]:
+def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST) -> tuple[np.ndarray, list[dict]]:
     """A drawn table (``vision.synth.draw_die``) with 3-9 dice of random colours, sizes and turns, blurred, noisy and JPEG-compressed.
 
     Drawn dice teach the clean idea of each face (the photo sets have few dice
@@ -118,7 +164,7 @@ def synthetic_scene(rng: np.random.Generator) -> tuple[np.ndarray, list[dict]]:
         placed.append((x, y))
         body = rng.integers(0, 256, 3)
         pip = rng.integers(0, 256, 3)
-        while np.abs(body.astype(int) - pip).sum() < 200:
+        while np.abs(body.astype(int) - pip).sum() < contrast:
             pip = rng.integers(0, 256, 3)
         value = int(rng.integers(1, 7))
         s = size * float(rng.uniform(0.9, 1.1))
@@ -147,13 +193,13 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
     return crops(work, boxes)
 
 
-def collect(data_dir: Path, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Augmented crops and classes of the tune photos and the drawn tables, and what was used."""
+def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Augmented crops and classes of the ``part`` photos (:func:`photos`) and the drawn tables, and what was used."""
     images, classes, used = [], [], []
     t0 = time.perf_counter()
     for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
         labels = json.loads((folder / "labels.json").read_text())
-        names = [n for n in sorted(labels) if part_of(n) == "tune"]
+        names = photos(labels, part)
         for name in names:
             image = cv2.imread(str(folder / "images" / name))
             if image is None:
@@ -165,21 +211,74 @@ def collect(data_dir: Path, rng: np.random.Generator) -> tuple[np.ndarray, np.nd
                 continue
             images.append(augmented(work, rows, rng, AUGMENT))
             classes.append(np.tile(cls, AUGMENT))
-        used.append(f"{folder.name}: {len(names)} tune photos")
-        print(f"{folder.name}: {len(names)} tune photos ({time.perf_counter() - t0:.0f} s)", flush=True)
-    for _ in range(SYNTHETIC):
-        image, labs = synthetic_scene(rng)
+        used.append(f"{folder.name}: {len(names)} {part} photos")
+        print(f"{folder.name}: {len(names)} {part} photos ({time.perf_counter() - t0:.0f} s)", flush=True)
+    for _ in range(synthetic):
+        image, labs = synthetic_scene(rng, contrast)
         work, rows, cls = samples_of(image, labs)
         if len(rows):
             images.append(augmented(work, rows, rng, AUGMENT // 2))
             classes.append(np.tile(cls, AUGMENT // 2))
-    used.append(f"synthetic: {SYNTHETIC} drawn tables (vision.synth.draw_die, seed {SEED})")
-    print(f"synthetic: {SYNTHETIC} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
+    faint = f", pip contrast at least {contrast}" if contrast != CONTRAST else ""
+    used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {SEED}{faint})")
+    print(f"synthetic: {synthetic} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
     return np.concatenate(images), np.concatenate(classes), used
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED) -> Any:
-    """Train on uint8 crops ``x`` (n, CROP, CROP, 3) and classes ``y``; the trained torch network (in eval mode)."""
+def validation_set(data_dir: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """For each photo set, crops centred on the labelled dice of its inner validation photos, as the reader cuts them, and their values.
+
+    The crop is ``CROP_FACTOR`` picture die sizes wide (``die_size``, or the
+    labelled box's size when the picture has no clear face), not turned.
+    """
+    out = {}
+    for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
+        labels = json.loads((folder / "labels.json").read_text())
+        images, values = [], []
+        for name in photos(labels, "validate"):
+            image = cv2.imread(str(folder / "images" / name))
+            if image is None:
+                raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+            work, scale = working_copy(image)
+            size = die_size(candidate_faces(work, DEFAULT))
+            boxes = []
+            for lab in labels[name]:
+                x0, y0, x1, y1 = (v * scale for v in lab["box"])
+                side = size or float(np.sqrt((x1 - x0) * (y1 - y0)))
+                boxes.append(((x0 + x1) / 2, (y0 + y1) / 2, CROP_FACTOR * side, 0.0))
+                values.append(int(lab["value"]))
+            if boxes:
+                images.append(crops(work, np.array(boxes, np.float32)))
+        out[folder.name] = (np.concatenate(images), np.array(values, np.int64))
+        print(f"{folder.name}: {len(values)} dice on {len(photos(labels, 'validate'))} inner validation photos", flush=True)
+    return out
+
+
+def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) -> str:
+    """Per set: the share of validation dice whose most likely class (of 7) is their value, at one look and averaged over four quarter turns."""
+    import torch
+
+    parts = []
+    with torch.no_grad():
+        for name, (x, y) in val.items():
+            f = torch.from_numpy(features(x)).reshape(len(x), 3, CROP, CROP)
+            p = [torch.softmax(net(torch.rot90(f, k, dims=(2, 3))), dim=1) for k in range(4)]
+            one = float((p[0].argmax(dim=1).numpy() == y).mean())
+            four = float((sum(p).argmax(dim=1).numpy() == y).mean())
+            parts.append(f"{name} {100 * one:.1f} % ({100 * four:.1f} % over 4 turns) of {len(y)}")
+    return "; ".join(parts)
+
+
+def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY,
+          warp: float = 0.0, blur: float = 0.0, val: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Any:
+    """Train on uint8 crops ``x`` (n, CROP, CROP, 3) and classes ``y``; the trained torch network (in eval mode).
+
+    ``warp`` > 0: each crop is also squeezed along a random direction by up to
+    that share and scaled by up to half of it at random (a die seen at a slant,
+    a die size misjudged); ``blur`` > 0: a random Gaussian blur of up to that
+    sigma (pixels of the crop) on half the crops. With ``val``
+    (:func:`validation_set`) the validation figures are printed after each epoch.
+    """
     import torch
     from torch import nn
 
@@ -207,12 +306,38 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED) -> Any:
         b = b + torch.randn(b.shape, generator=gen) * 4.0 * torch.rand(n, 1, 1, 1, generator=gen)
         return b.clamp(0.0, 255.0)
 
+    def distort(f: torch.Tensor) -> torch.Tensor:
+        """Random squeeze, scale and blur of a feature batch (n, 3, CROP, CROP)."""
+        n = len(f)
+        if warp > 0:
+            theta = torch.rand(n, generator=gen) * np.pi
+            c, s_ = torch.cos(theta), torch.sin(theta)
+            squeeze = 1.0 + warp * torch.rand(n, generator=gen)  # >1 samples wider: the die looks narrower
+            scale = 1.0 + warp * (torch.rand(n, generator=gen) - 0.5)
+            # R diag(squeeze, 1) R^T * scale, the sampling grid's matrix
+            a = torch.zeros(n, 2, 3)
+            a[:, 0, 0] = (c * c * squeeze + s_ * s_) * scale
+            a[:, 0, 1] = a[:, 1, 0] = c * s_ * (squeeze - 1.0) * scale
+            a[:, 1, 1] = (s_ * s_ * squeeze + c * c) * scale
+            grid = nn.functional.affine_grid(a, list(f.shape), align_corners=False)
+            f = nn.functional.grid_sample(f, grid, mode="bilinear", padding_mode="border", align_corners=False)
+        if blur > 0:
+            sigma = blur * torch.rand(n, generator=gen) * (torch.rand(n, generator=gen) < 0.5)
+            t = torch.arange(-2, 3, dtype=torch.float32)
+            k = torch.exp(-t[None, :] ** 2 / (2 * sigma[:, None].clamp(min=1e-3) ** 2))
+            k = k / k.sum(dim=1, keepdim=True)  # (n, 5); sigma 0 gives (0, 0, 1, 0, 0)
+            k = k.repeat_interleave(3, dim=0)  # one kernel per channel of each crop
+            g = nn.functional.pad(f.reshape(1, n * 3, CROP, CROP), (2, 2, 2, 2), mode="replicate")
+            g = nn.functional.conv2d(g, k[:, None, None, :], groups=n * 3)
+            f = nn.functional.conv2d(g, k[:, None, :, None], groups=n * 3).reshape(n, 3, CROP, CROP)
+        return f
+
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
 
     net = nn.Sequential(
         *block(3, C1), *block(C1, C2), *block(C2, C3),
-        nn.Flatten(), nn.Dropout(0.3), nn.Linear(C3 * (CROP // 8) ** 2, HIDDEN), nn.ReLU(), nn.Dropout(0.3), nn.Linear(HIDDEN, 7),
+        nn.Flatten(), nn.Dropout(dropout), nn.Linear(C3 * (CROP // 8) ** 2, HIDDEN), nn.ReLU(), nn.Dropout(dropout), nn.Linear(HIDDEN, 7),
     )
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y)
@@ -221,7 +346,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED) -> Any:
     loss_fn = nn.CrossEntropyLoss(weight=weight, label_smoothing=LABEL_SMOOTHING)
     batch = 256
     steps = epochs * ((len(x) + batch - 1) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=MAX_RATE, weight_decay=1e-3)
+    opt = torch.optim.AdamW(net.parameters(), lr=MAX_RATE, weight_decay=weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=MAX_RATE, total_steps=steps, pct_start=0.15)
     for epoch in range(epochs):
         net.train()
@@ -229,7 +354,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED) -> Any:
         total, right, t0 = 0.0, 0, time.perf_counter()
         for s in range(0, len(order), batch):
             idx = order[s : s + batch]
-            out = net(feats(colour(xt[idx])))
+            out = net(distort(feats(colour(xt[idx]))))
             loss = loss_fn(out, yt[idx])
             opt.zero_grad()
             loss.backward()
@@ -237,12 +362,16 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED) -> Any:
             sched.step()
             total += float(loss.detach()) * len(idx)
             right += int((out.argmax(dim=1) == yt[idx]).sum())
-        print(f"  epoch {epoch + 1:2d}: loss {total / len(x):.4f}, right {100 * right / len(x):.1f} % ({time.perf_counter() - t0:.0f} s)", flush=True)
+        line = f"  epoch {epoch + 1:2d}: loss {total / len(x):.4f}, right {100 * right / len(x):.1f} % ({time.perf_counter() - t0:.0f} s)"
+        if val:
+            net.eval()
+            line += "; validation: " + validation_figures(net, val)
+        print(line, flush=True)
     net.eval()
     return net
 
 
-def export(net: Any, out: Path, used: list[str], epochs: int) -> None:
+def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "") -> None:
     """Write the network with a softmax as ONNX (read by ``cv2.dnn``) and its record (data used, digest) beside it."""
     import torch
     from torch import nn
@@ -255,7 +384,7 @@ def export(net: Any, out: Path, used: list[str], epochs: int) -> None:
         "origin": "tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used),
         "digest": hashlib.sha1("\n".join(used).encode()).hexdigest(),
         "layers": f"3x3 convolutions {C1}-{C2}-{C3} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
-        "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {SEED}",
+        "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {SEED}" + settings,
         "crop": CROP,
         "trainer": "tools/train_dice_classifier.py",
     }
@@ -267,13 +396,37 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data_dir", type=Path)
     ap.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_cnn.onnx")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--dropout", type=float, default=DROPOUT, help=f"dropout before each dense layer (default {DROPOUT:g})")
+    ap.add_argument("--weight-decay", type=float, default=WEIGHT_DECAY, help=f"AdamW weight decay (default {WEIGHT_DECAY:g})")
+    ap.add_argument("--warp", type=float, default=0.0, help="random squeeze (up to this share) and scale of the crops while training (default 0: none)")
+    ap.add_argument("--blur", type=float, default=0.0, help="random Gaussian blur of up to this sigma (crop pixels) on half the crops while training (default 0: none)")
+    ap.add_argument("--synthetic", type=int, default=SYNTHETIC, help=f"drawn tables added (default {SYNTHETIC})")
+    ap.add_argument("--contrast", type=int, default=CONTRAST,
+                    help=f"least colour difference (sum over B, G, R) between a drawn die's body and pips (default {CONTRAST}; lower: fainter pips)")
+    ap.add_argument("--validate", action="store_true",
+                    help="train on the inner train part of the tune photos and print the accuracy on the inner validation part after each epoch; writes no model")
     args = ap.parse_args(argv)
+    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast"):
+        v = getattr(args, opt)
+        if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1):
+            raise SystemExit(f"--{opt.replace('_', '-')} {v}: out of range")
     cv2.setNumThreads(1)
+    import torch
+
+    torch.set_num_threads(1)
     rng = np.random.default_rng(SEED)
-    x, y, used = collect(args.data_dir, rng)
+    t0 = time.perf_counter()
+    val = validation_set(args.data_dir) if args.validate else None
+    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
-    net = train(x, y, args.epochs)
-    export(net, args.out, used, args.epochs)
+    net = train(x, y, args.epochs, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val)
+    print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)
+    if val is not None:
+        print("inner validation: " + validation_figures(net, val))
+        return 0
+    settings = "".join(f", {name} {v:g}" for name, v, d in (("dropout", args.dropout, DROPOUT), ("weight decay", args.weight_decay, WEIGHT_DECAY),
+                                                          ("warp", args.warp, 0.0), ("blur", args.blur, 0.0)) if v != d)
+    export(net, args.out, used, args.epochs, settings)
     # the exported network, as the reader runs it, must give what the trained one learnt
     model = DiceNet(args.out)
     pred = np.concatenate([model.predict(features(x[i : i + 2048])).argmax(axis=1) for i in range(0, len(x), 2048)])
