@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -42,12 +41,7 @@ def synthetic(n: int, seed: int, label: str) -> None:
         readings = read_dominoes(scene.image)
         wall.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
-        halves = []
-        for r in readings:
-            a = math.radians(r.angle)
-            q = math.dist(r.corners[0], r.corners[1]) / 4
-            d = np.array([math.cos(a), math.sin(a)]) * q
-            halves += [(np.array(r.center) - d, r.pips[0]), (np.array(r.center) + d, r.pips[1])]
+        halves = [(np.array(c), p) for r in readings for c, p in zip(r.half_centers(), r.pips)]
         matched: set[int] = set()
         g = t = 0
         for tile in scene.tiles:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,19 @@ class TileReading:
     angle: float = 0.0
     confidence: float = 1.0
     corners: tuple[tuple[float, float], ...] = field(default=())
+
+    def half_centers(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The centres of the two halves, ``pips[0]``'s first: a quarter of the tile's
+        length (from ``corners``) either side of the centre along ``angle``.
+
+        >>> TileReading((6, 2), (50.0, 20.0), 0.0, corners=((30, 10), (70, 10), (70, 30), (30, 30))).half_centers()
+        ((40.0, 20.0), (60.0, 20.0))
+        """
+        a = math.radians(self.angle)
+        quarter = math.dist(self.corners[0], self.corners[1]) / 4
+        dx, dy = math.cos(a) * quarter, math.sin(a) * quarter
+        x, y = self.center
+        return (x - dx, y - dy), (x + dx, y + dy)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -54,17 +54,17 @@ def test_layout_photo_line_spinner_and_open_ends() -> None:
     assert d["tiles"][0]["pips"] == [1, 4]
 
 
+def _halves(readings: list) -> list[tuple[np.ndarray, int | None]]:
+    """Each reading's two halves: (centre of the half, its pips)."""
+    return [(np.array(c), p) for r in readings for c, p in zip(r.half_centers(), r.pips)]
+
+
 def _half_accuracy(seeds: range, kind: str) -> tuple[int, int]:
     good = total = 0
     for seed in seeds:
         scene = random_scene(np.random.default_rng(seed), kind=kind)  # type: ignore[arg-type]
         readings = read_dominoes(scene.image)
-        halves = []
-        for r in readings:
-            a = math.radians(r.angle)
-            quarter = math.dist(r.corners[0], r.corners[1]) / 4
-            d = np.array([math.cos(a), math.sin(a)]) * quarter
-            halves += [(np.array(r.center) - d, r.pips[0]), (np.array(r.center) + d, r.pips[1])]
+        halves = _halves(readings)
         for tile in scene.tiles:
             for centre, value in zip(tile.half_centers, tile.pips):
                 total += 1
@@ -187,13 +187,7 @@ def test_black_tiles_on_dark_felt_generated() -> None:
 
 def _read_right(scene: object, which: list[int]) -> list[bool]:
     """For each tile of ``which``: is each of its halves read, right, where it lies?"""
-    readings = read_dominoes(scene.image)  # type: ignore[attr-defined]
-    halves = []
-    for r in readings:
-        a = math.radians(r.angle)
-        quarter = math.dist(r.corners[0], r.corners[1]) / 4
-        d = np.array([math.cos(a), math.sin(a)]) * quarter
-        halves += [(np.array(r.center) - d, r.pips[0]), (np.array(r.center) + d, r.pips[1])]
+    halves = _halves(read_dominoes(scene.image))  # type: ignore[attr-defined]
     out = []
     for i in which:
         tile = scene.tiles[i]  # type: ignore[attr-defined]
