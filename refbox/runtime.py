@@ -236,6 +236,11 @@ def keypad_layout(cfg: Config, table: Table) -> dict[Any, Any]:
     return dict(next(iter(layouts.values())))
 
 
+def _pins_text(pins: Mapping[Any, Any]) -> str:
+    """A layout for the log: ``GPIO17=start_stop/next_period, GPIO27=goal_home/-``."""
+    return ", ".join(f"GPIO{p}={'/'.join(n or '-' for n in names)}" for p, names in pins.items())
+
+
 class LayoutFollower:
     """With ``keypad.layout = "auto"``, relabels the keypad when the table's game
     changes (a new game from the control page): every pin of every built-in layout is
@@ -251,8 +256,7 @@ class LayoutFollower:
             return
         self.keypad.relabel(self.layouts[name])
         self.current = name
-        log.info("keypad (auto): %s layout for %s: %s", name, self.table.session.game.name, ", ".join(
-            f"GPIO{p}={'/'.join(n or '-' for n in names)}" for p, names in self.layouts[name].items()))
+        log.info("keypad (auto): %s layout for %s: %s", name, self.table.session.game.name, _pins_text(self.layouts[name]))
 
 
 def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> None:
@@ -275,8 +279,7 @@ def start_keypad(cfg: Config, table: Table, devices: Devices, factory: Any) -> N
     table.tick_hooks.append(pad.poll)  # long presses are reported while still held
     if len(layouts) > 1:  # auto: the layout follows the game
         table.tick_hooks.append(LayoutFollower(table, pad, layouts, auto_layout(table.session.game)))
-    log.info("keypad (%s): %s", cfg.keypad.layout, ", ".join(
-        f"GPIO{p}={'/'.join(n or '-' for n in names)}" for p, names in pins.items()))
+    log.info("keypad (%s): %s", cfg.keypad.layout, _pins_text(pins))
 
 
 def start_horn(cfg: Config, table: Table, devices: Devices, factory: Any) -> None:
