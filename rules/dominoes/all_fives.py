@@ -816,6 +816,17 @@ def _contact(state: AllFivesState, seen: SeenTile, options: list[Event]) -> tupl
     )
 
 
+def _off_layout(state: AllFivesState, seen: Iterable[SeenTile]) -> dict[Tile, SeenTile]:
+    """The tiles seen that are not in the line of play, by canonical tile (the first
+    sighting of each; tiles of the layout, seen or missed, do not count)."""
+    placed = state.layout.tiles()
+    off: dict[Tile, SeenTile] = {}
+    for item in seen:
+        if canonical(item.tile) not in placed:
+            off.setdefault(canonical(item.tile), item)
+    return off
+
+
 def read_table(state: AllFivesState, seen: Iterable[Any]) -> TileAnswer:
     """What a settled camera reading means now, with the reason when nothing.
 
@@ -844,11 +855,7 @@ def read_table(state: AllFivesState, seen: Iterable[Any]) -> TileAnswer:
         return count_proposals(state, items)
     if state.phase != "play":
         return TileAnswer((), f"the camera's tiles are not used now ({AllFives().describe(state)})")
-    placed = state.layout.tiles()
-    new: dict[Tile, SeenTile] = {}
-    for item in items:
-        if canonical(item.tile) not in placed:
-            new.setdefault(canonical(item.tile), item)
+    new = _off_layout(state, items)
     events: list[Event] = []
     reasons: list[str] = []
     for item in new.values():
@@ -937,11 +944,7 @@ def count_proposals(state: AllFivesState, seen: Sequence[SeenTile]) -> TileAnswe
     >>> count_proposals(s, [SeenTile((1, 2), zone="Bob"), SeenTile((0, 4), zone="Ann")]).events[0].to_dict()["hands"]
     [[[0, 4]], [[1, 2]]]
     """
-    on_table = state.layout.tiles()
-    off: dict[Tile, SeenTile] = {}
-    for item in seen:
-        if canonical(item.tile) not in on_table:
-            off.setdefault(canonical(item.tile), item)
+    off = _off_layout(state, seen)
     need = sum(state.counts)
     total = sum(pips(t) for t in off)
     if len(off) != need:
