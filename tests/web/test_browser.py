@@ -211,6 +211,17 @@ def test_control_panel_confirms_one_of_several_tile_placements(page, tmp_path):
         s.stop()
 
 
+def confirm_pending(s: Served, page, count: int, text: str) -> None:
+    """Log in, see ``count`` confirm buttons for the camera's proposals, click the one
+    showing ``text``: it is accepted and the panel goes away."""
+    e = expect()
+    s.log_in(page)
+    e(page.locator("#pending button")).to_have_count(count)
+    page.locator("#pending button", has_text=text).click()
+    e(page.locator("#answer")).to_contain_text("accepted")
+    e(page.locator("#pending-panel")).to_be_hidden()
+
+
 def test_control_panel_confirms_an_ambiguous_camera_reading(page, tmp_path):
     """The camera sees 2-3 next to the spinner 2-2: three ends fit, so the table holds
     the proposals in the view and the operator confirms one with a click."""
@@ -221,12 +232,7 @@ def test_control_panel_confirms_an_ambiguous_camera_reading(page, tmp_path):
         s.submit({"type": "play", "tile": [2, 2], "end": "right"})
         r = s.table.tiles([[6, 2], [2, 2], [2, 3]]).result(5)
         assert not r.accepted and "ambiguous" in r.reason
-        e = expect()
-        s.log_in(page)
-        e(page.locator("#pending button")).to_have_count(3)
-        page.locator("#pending button", has_text="down").click()
-        e(page.locator("#answer")).to_contain_text("accepted")
-        e(page.locator("#pending-panel")).to_be_hidden()
+        confirm_pending(s, page, 3, "down")
         assert s.table.view.data["arms"]["down"] == [[2, 3]] and "proposals" not in s.table.view.data
     finally:
         s.stop()
@@ -246,12 +252,7 @@ def test_control_panel_confirms_the_count_the_camera_read_from_the_hands(page, t
             s.submit({"type": "play", "tile": tile} | ({"end": end} if end else {}))
         laid = [p["tile"] for p in s.table.view.data["layout"]]
         assert not s.table.tiles(laid + [[1, 2], [6, 5]]).result(5).accepted
-        e = expect()
-        s.log_in(page)
-        e(page.locator("#pending button")).to_have_count(2)
-        page.locator("#pending button", has_text="[0,11,3]").click()
-        e(page.locator("#answer")).to_contain_text("accepted")
-        e(page.locator("#pending-panel")).to_be_hidden()
+        confirm_pending(s, page, 2, "[0,11,3]")
         assert s.table.view.data["last_hand"]["pips"] == [0, 11, 3]
     finally:
         s.stop()
