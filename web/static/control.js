@@ -6,6 +6,9 @@
   const { S, el, fmt, name } = window.Refbox;
   const why = (a) => a.reason_text || a.reason;  // the refusal in the page's language when the API has it
   const CSRF = document.querySelector('meta[name="csrf-token"]').content;
+  // "accepted: Roll {"dice":[5]}": the event's name in the page's language and its own fields
+  // (not its type, source or time again), the same after a button press and for the camera
+  const acceptedText = ({ type, source, t, ...fields }) => `${S.accepted}: ${name("actions", type)} ${JSON.stringify(fields)}`;
   let games = [];
   let currentGame = null;
 
@@ -23,7 +26,7 @@
       return null;
     }
     const ok = r.ok && a.accepted;
-    $("answer").textContent = ok ? `${S.accepted}: ${a.event && a.event.type ? name("actions", a.event.type) + " " : ""}${JSON.stringify(a.event)}` : `${S.refused}: ${why(a)}`;
+    $("answer").textContent = ok ? (a.event && a.event.type ? acceptedText(a.event) : S.accepted) : `${S.refused}: ${why(a)}`;
     $("answer").className = "answer " + (ok ? "accepted" : "refused");
     if (ok) loadGame();
     return a;
@@ -212,11 +215,7 @@
     const seen = last.kind === "tiles"
       ? last.seen.map((t) => (Array.isArray(t) ? t : t.tile).join("-")).join(" ")
       : last.seen.map((d) => (typeof d === "object" && d !== null ? d.value : d)).join(" ");
-    let answer = why(last);
-    if (last.accepted) {
-      const { type, source, t, ...fields } = last.event;
-      answer = `${S.accepted}: ${name("actions", type)} ${JSON.stringify(fields)}`;
-    }
+    const answer = last.accepted ? acceptedText(last.event) : why(last);
     $("camera-last").textContent = `${fmt(S.camera_last, { seen })} — ${answer}`;
     $("camera-last").className = "answer " + (last.accepted ? "accepted" : "refused");
   }
