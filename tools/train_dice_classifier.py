@@ -1,7 +1,7 @@
 """Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on numpy).
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
-[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--validate]``
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--crop N] [--validate]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
 the exported weights with numpy alone). On the development machine:
@@ -28,7 +28,7 @@ at a random rotation, mirror, scale and shift (``vision.dice_model.crops``);
 while training, each crop's colours are changed at random (channel order,
 inversion, gain, offset, noise) before :func:`vision.dice_model.features`, so
 the network learns pip patterns, not the colours of these dice. The network
-(``vision.dice_model.LAYERS``: three 3x3 convolutions with batch normalisation,
+(three 3x3 convolutions with batch normalisation,
 ReLU and 2x2 max pooling, then two dense layers with dropout) is trained by
 AdamW on class-balanced cross-entropy with a cosine learning rate; batch
 normalisation is folded into the convolutions when OpenCV loads the ONNX file.
@@ -43,7 +43,11 @@ misjudged; default 0) and ``--blur SIGMA`` (a random Gaussian blur of up to
 SIGMA crop pixels on half the crops; default 0), ``--synthetic N`` (drawn
 tables, default 300) and ``--contrast C`` (the least colour difference, summed
 over B, G and R, between a drawn die's body and its pips, default 200; lower
-draws fainter pips). Settings other than the defaults are written to the record.
+draws fainter pips), ``--crop N`` (the side of the network's square crop in
+pixels, a multiple of 8, default ``vision.dice_model.CROP`` = 32; the crop
+still covers ``CROP_FACTOR`` die sizes, so a larger side sees the die at a
+higher resolution; the reader takes the side from the record's ``"crop"``).
+Settings other than the defaults are written to the record.
 
 ``--validate`` chooses settings honestly: the tune photos are split again by
 another part of the file name's SHA-1 (``inner_part_of``: about 80 % inner
@@ -178,8 +182,8 @@ def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST) -> tuple
     return np.asarray(cv2.imdecode(jpg, cv2.IMREAD_COLOR), np.uint8), labels
 
 
-def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, times: int) -> np.ndarray:
-    """``times`` crops of each row at a random shift, scale, turn and mirror: (times * n, CROP, CROP, 3) uint8."""
+def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, times: int, crop: int = CROP) -> np.ndarray:
+    """``times`` crops of each row at a random shift, scale, turn and mirror: (times * n, crop, crop, 3) uint8."""
     n = len(rows)
     boxes = np.zeros((n * times, 5), np.float32)
     for k in range(times):
@@ -190,10 +194,11 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
         b[:, 2] = side
         b[:, 3] = rng.uniform(0, 360, n)
         b[:, 4] = rng.integers(0, 2, n)
-    return crops(work, boxes)
+    return crops(work, boxes, crop)
 
 
-def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
+            crop: int = CROP) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Augmented crops and classes of the ``part`` photos (:func:`photos`) and the drawn tables, and what was used."""
     images, classes, used = [], [], []
     t0 = time.perf_counter()
@@ -209,7 +214,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
             rows, cls = rows[keep], cls[keep]
             if not len(rows):
                 continue
-            images.append(augmented(work, rows, rng, AUGMENT))
+            images.append(augmented(work, rows, rng, AUGMENT, crop))
             classes.append(np.tile(cls, AUGMENT))
         used.append(f"{folder.name}: {len(names)} {part} photos")
         print(f"{folder.name}: {len(names)} {part} photos ({time.perf_counter() - t0:.0f} s)", flush=True)
@@ -217,7 +222,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
         image, labs = synthetic_scene(rng, contrast)
         work, rows, cls = samples_of(image, labs)
         if len(rows):
-            images.append(augmented(work, rows, rng, AUGMENT // 2))
+            images.append(augmented(work, rows, rng, AUGMENT // 2, crop))
             classes.append(np.tile(cls, AUGMENT // 2))
     faint = f", pip contrast at least {contrast}" if contrast != CONTRAST else ""
     used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {SEED}{faint})")
@@ -225,7 +230,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
     return np.concatenate(images), np.concatenate(classes), used
 
 
-def validation_set(data_dir: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def validation_set(data_dir: Path, crop: int = CROP) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """For each photo set, crops centred on the labelled dice of its inner validation photos, as the reader cuts them, and their values.
 
     The crop is ``CROP_FACTOR`` picture die sizes wide (``die_size``, or the
@@ -248,7 +253,7 @@ def validation_set(data_dir: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
                 boxes.append(((x0 + x1) / 2, (y0 + y1) / 2, CROP_FACTOR * side, 0.0))
                 values.append(int(lab["value"]))
             if boxes:
-                images.append(crops(work, np.array(boxes, np.float32)))
+                images.append(crops(work, np.array(boxes, np.float32), crop))
         out[folder.name] = (np.concatenate(images), np.array(values, np.int64))
         print(f"{folder.name}: {len(values)} dice on {len(photos(labels, 'validate'))} inner validation photos", flush=True)
     return out
@@ -261,7 +266,7 @@ def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) 
     parts = []
     with torch.no_grad():
         for name, (x, y) in val.items():
-            f = torch.from_numpy(features(x)).reshape(len(x), 3, CROP, CROP)
+            f = torch.from_numpy(features(x)).reshape(len(x), 3, x.shape[1], x.shape[2])
             p = [torch.softmax(net(torch.rot90(f, k, dims=(2, 3))), dim=1) for k in range(4)]
             one = float((p[0].argmax(dim=1).numpy() == y).mean())
             four = float((sum(p).argmax(dim=1).numpy() == y).mean())
@@ -271,7 +276,7 @@ def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY,
           warp: float = 0.0, blur: float = 0.0, val: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Any:
-    """Train on uint8 crops ``x`` (n, CROP, CROP, 3) and classes ``y``; the trained torch network (in eval mode).
+    """Train on uint8 crops ``x`` (n, crop, crop, 3; crop a multiple of 8) and classes ``y``; the trained torch network (in eval mode).
 
     ``warp`` > 0: each crop is also squeezed along a random direction by up to
     that share and scaled by up to half of it at random (a die seen at a slant,
@@ -282,23 +287,24 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
     import torch
     from torch import nn
 
+    side = int(x.shape[1])  # the crop side of these crops
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     opp = torch.tensor(OPPONENT)
 
     def feats(batch: torch.Tensor) -> torch.Tensor:
-        """The same as vision.dice_model.features, on a float (n, CROP, CROP, 3) BGR batch."""
+        """The same as vision.dice_model.features, on a float (n, side, side, 3) BGR batch."""
         o = (batch.reshape(len(batch), -1, 3) @ opp.T)
         o = o - o.mean(dim=1, keepdim=True)
         o = o / (o[:, :, 0].std(dim=1, unbiased=False)[:, None, None] + 8.0)
-        return o.transpose(1, 2).reshape(len(batch), 3, CROP, CROP)
+        return o.transpose(1, 2).reshape(len(batch), 3, side, side)
 
     def colour(batch: torch.Tensor) -> torch.Tensor:
         """Random colour changes of a uint8 batch, as float."""
         n = len(batch)
         b = batch.float()
         perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(n)])
-        b = torch.gather(b, 3, perm[:, None, None, :].expand(-1, CROP, CROP, 3))
+        b = torch.gather(b, 3, perm[:, None, None, :].expand(-1, side, side, 3))
         inv = torch.rand(n, generator=gen) < 0.25
         b[inv] = 255.0 - b[inv]
         gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 3, generator=gen)
@@ -307,7 +313,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
         return b.clamp(0.0, 255.0)
 
     def distort(f: torch.Tensor) -> torch.Tensor:
-        """Random squeeze, scale and blur of a feature batch (n, 3, CROP, CROP)."""
+        """Random squeeze, scale and blur of a feature batch (n, 3, side, side)."""
         n = len(f)
         if warp > 0:
             theta = torch.rand(n, generator=gen) * np.pi
@@ -327,9 +333,9 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
             k = torch.exp(-t[None, :] ** 2 / (2 * sigma[:, None].clamp(min=1e-3) ** 2))
             k = k / k.sum(dim=1, keepdim=True)  # (n, 5); sigma 0 gives (0, 0, 1, 0, 0)
             k = k.repeat_interleave(3, dim=0)  # one kernel per channel of each crop
-            g = nn.functional.pad(f.reshape(1, n * 3, CROP, CROP), (2, 2, 2, 2), mode="replicate")
+            g = nn.functional.pad(f.reshape(1, n * 3, side, side), (2, 2, 2, 2), mode="replicate")
             g = nn.functional.conv2d(g, k[:, None, None, :], groups=n * 3)
-            f = nn.functional.conv2d(g, k[:, None, :, None], groups=n * 3).reshape(n, 3, CROP, CROP)
+            f = nn.functional.conv2d(g, k[:, None, :, None], groups=n * 3).reshape(n, 3, side, side)
         return f
 
     def block(cin: int, cout: int) -> list[nn.Module]:
@@ -337,7 +343,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
 
     net = nn.Sequential(
         *block(3, C1), *block(C1, C2), *block(C2, C3),
-        nn.Flatten(), nn.Dropout(dropout), nn.Linear(C3 * (CROP // 8) ** 2, HIDDEN), nn.ReLU(), nn.Dropout(dropout), nn.Linear(HIDDEN, 7),
+        nn.Flatten(), nn.Dropout(dropout), nn.Linear(C3 * (side // 8) ** 2, HIDDEN), nn.ReLU(), nn.Dropout(dropout), nn.Linear(HIDDEN, 7),
     )
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y)
@@ -371,21 +377,21 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
     return net
 
 
-def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "") -> None:
+def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "", crop: int = CROP) -> None:
     """Write the network with a softmax as ONNX (read by ``cv2.dnn``) and its record (data used, digest) beside it."""
     import torch
     from torch import nn
 
     out.parent.mkdir(parents=True, exist_ok=True)
     full = nn.Sequential(net, nn.Softmax(dim=1)).eval()
-    torch.onnx.export(full, (torch.zeros(1, 3, CROP, CROP),), str(out), dynamo=False, opset_version=13,
+    torch.onnx.export(full, (torch.zeros(1, 3, crop, crop),), str(out), dynamo=False, opset_version=13,
                       input_names=["crops"], output_names=["probabilities"], dynamic_axes={"crops": {0: "n"}, "probabilities": {0: "n"}})
     record = {
         "origin": "tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used),
         "digest": hashlib.sha1("\n".join(used).encode()).hexdigest(),
         "layers": f"3x3 convolutions {C1}-{C2}-{C3} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
         "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {SEED}" + settings,
-        "crop": CROP,
+        "crop": crop,
         "trainer": "tools/train_dice_classifier.py",
     }
     out.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
@@ -403,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=SYNTHETIC, help=f"drawn tables added (default {SYNTHETIC})")
     ap.add_argument("--contrast", type=int, default=CONTRAST,
                     help=f"least colour difference (sum over B, G, R) between a drawn die's body and pips (default {CONTRAST}; lower: fainter pips)")
+    ap.add_argument("--crop", type=int, default=CROP, help=f"side of the network's square crop, pixels, a multiple of 8 from 16 to 128 (default {CROP})")
     ap.add_argument("--validate", action="store_true",
                     help="train on the inner train part of the tune photos and print the accuracy on the inner validation part after each epoch; writes no model")
     args = ap.parse_args(argv)
@@ -410,14 +417,17 @@ def main(argv: list[str] | None = None) -> int:
         v = getattr(args, opt)
         if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1):
             raise SystemExit(f"--{opt.replace('_', '-')} {v}: out of range")
+    if args.crop % 8 or not 16 <= args.crop <= 128:
+        raise SystemExit(f"--crop {args.crop}: must be a multiple of 8 from 16 to 128 (three 2x2 poolings)")
     cv2.setNumThreads(1)
     import torch
 
     torch.set_num_threads(1)
     rng = np.random.default_rng(SEED)
     t0 = time.perf_counter()
-    val = validation_set(args.data_dir) if args.validate else None
-    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast)
+    print(f"crop {args.crop} px", flush=True)
+    val = validation_set(args.data_dir, args.crop) if args.validate else None
+    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val)
     print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)
@@ -426,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     settings = "".join(f", {name} {v:g}" for name, v, d in (("dropout", args.dropout, DROPOUT), ("weight decay", args.weight_decay, WEIGHT_DECAY),
                                                           ("warp", args.warp, 0.0), ("blur", args.blur, 0.0)) if v != d)
-    export(net, args.out, used, args.epochs, settings)
+    export(net, args.out, used, args.epochs, settings, args.crop)
     # the exported network, as the reader runs it, must give what the trained one learnt
     model = DiceNet(args.out)
     pred = np.concatenate([model.predict(features(x[i : i + 2048])).argmax(axis=1) for i in range(0, len(x), 2048)])

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 CROP = 32
-"""Side of the normalised crop, pixels."""
+"""Default side of the normalised crop, pixels (the trainer's default; a loaded network reads crops of the side its record names: :attr:`DiceNet.crop`)."""
 
 CROP_FACTOR = 1.5
 """The crop is this many estimated die sizes wide (the whole die, also when the candidate is a side face)."""
@@ -43,43 +43,43 @@ OPPONENT = np.array(
 """BGR to lightness and two opponent colours (red - green, yellow - blue)."""
 
 
-def crop_features(work: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """Features of square crops of a BGR image: (n, 3 * CROP * CROP) float32 (:func:`features` of :func:`crops`)."""
-    return features(crops(work, boxes))
+def crop_features(work: np.ndarray, boxes: np.ndarray, crop: int = CROP) -> np.ndarray:
+    """Features of square crops of a BGR image: (n, 3 * crop * crop) float32 (:func:`features` of :func:`crops`)."""
+    return features(crops(work, boxes, crop))
 
 
-def crops(work: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """Square crops of a BGR image, resampled to CROP x CROP: (n, CROP, CROP, 3) uint8.
+def crops(work: np.ndarray, boxes: np.ndarray, crop: int = CROP) -> np.ndarray:
+    """Square crops of a BGR image, resampled to ``crop`` x ``crop`` pixels: (n, crop, crop, 3) uint8.
 
     ``boxes`` rows are (x, y, side, angle degrees, [flip 0/1]): centre, side of
     the square and its rotation (and a mirror).
     """
     n = len(boxes)
-    out = np.empty((n, CROP, CROP, 3), np.uint8)
-    half = CROP / 2.0
+    out = np.empty((n, crop, crop, 3), np.uint8)
+    half = crop / 2.0
     for i in range(n):
         x, y, side, ang = (float(v) for v in boxes[i, :4])
-        s = CROP / max(side, 1.0)
+        s = crop / max(side, 1.0)
         m = cv2.getRotationMatrix2D((x, y), ang, s)
         m[0, 2] += half - x
         m[1, 2] += half - y
         if boxes.shape[1] > 4 and boxes[i, 4] > 0.5:
             m[0] = -m[0]
-            m[0, 2] += CROP
-        out[i] = cv2.warpAffine(work, m, (CROP, CROP), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            m[0, 2] += crop
+        out[i] = cv2.warpAffine(work, m, (crop, crop), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
 def features(crop: np.ndarray) -> np.ndarray:
-    """The network's input for (n, CROP, CROP, 3) BGR crops: (n, 3 * CROP * CROP) float32, channels first.
+    """The network's input for (n, side, side, 3) BGR crops: (n, 3 * side * side) float32, channels first.
 
     Each crop is turned into lightness and two opponent colours and
     standardised by the crop's own lightness mean and spread (so the colour of
     dice and light do not matter, only the pattern).
     """
-    n = len(crop)
+    n, side = len(crop), crop.shape[1]
     o: np.ndarray = np.ascontiguousarray(  # channels first: each channel of each crop one contiguous row
-        cv2.transform(crop.reshape(n * CROP, CROP, 3).astype(np.float32), OPPONENT).reshape(n, CROP * CROP, 3).transpose(0, 2, 1), np.float32
+        cv2.transform(crop.reshape(n * side, side, 3).astype(np.float32), OPPONENT).reshape(n, side * side, 3).transpose(0, 2, 1), np.float32
     )
     o -= o.mean(axis=2, keepdims=True)
     # (the lightness is centred: its spread is the root of its mean square)
@@ -88,10 +88,12 @@ def features(crop: np.ndarray) -> np.ndarray:
 
 
 class DiceNet:
-    """The shipped network, loaded once: :meth:`predict` gives class probabilities (n, 7) for features (n, 3 * CROP * CROP).
+    """The shipped network, loaded once: :meth:`predict` gives class probabilities (n, 7) for features (n, 3 * crop * crop).
 
-    An OpenCV DNN net holds its buffers, so calls from several threads (a
-    camera worker and a command line reading) take turns.
+    The side of its crops, :attr:`crop`, is the ``"crop"`` of the record
+    beside the model (``dice_cnn.json``); loading checks that the network
+    takes crops of that side. An OpenCV DNN net holds its buffers, so calls
+    from several threads (a camera worker and a command line reading) take turns.
     """
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
@@ -99,17 +101,27 @@ class DiceNet:
         try:
             self.net = cv2.dnn.readNetFromONNX(str(path))
         except cv2.error as e:
-            raise ValueError(f"cannot load dice model {str(path)!r}: {str(e).strip().splitlines()[-1]}") from e
+            raise ValueError(f"cannot load dice model {str(path)!r}: {_last_line(e)}") from e
         self._lock = threading.Lock()
-        out = self.predict(np.zeros((1, 3 * CROP * CROP), np.float32))
+        meta = str(path.with_suffix(".json"))
+        crop = self.origin().get("crop")
+        if isinstance(crop, bool) or not isinstance(crop, int) or not 8 <= crop <= 512:
+            raise ValueError(f"the dice model's record {meta!r} gives crop {crop!r}, expected the side of the network's crops in pixels (8..512)")
+        self.crop: int = crop
+        try:
+            out = self.predict(np.zeros((1, 3 * crop * crop), np.float32))
+        except cv2.error as e:
+            raise ValueError(f"dice model {str(path)!r} does not take the {crop} x {crop} pixel crops its record {meta!r} names: {_last_line(e)}") from e
         if out.shape != (1, 7):
             raise ValueError(f"dice model {str(path)!r} gives {out.shape[1:]} outputs per crop, expected 7 (no die, 1..6)")
 
     def predict(self, feats: np.ndarray) -> np.ndarray:
-        n = len(feats)
+        n, c = len(feats), self.crop
+        if feats.ndim != 2 or feats.shape[1] != 3 * c * c:
+            raise ValueError(f"dice model {str(self.path)!r} takes features of {c} x {c} pixel crops, (n, {3 * c * c}); got shape {feats.shape}")
         if n == 0:
             return np.zeros((0, 7), np.float32)
-        blob = np.ascontiguousarray(feats.reshape(n, 3, CROP, CROP), np.float32)
+        blob = np.ascontiguousarray(feats.reshape(n, 3, c, c), np.float32)
         with self._lock:
             self.net.setInput(blob)
             out = self.net.forward()
@@ -122,6 +134,10 @@ class DiceNet:
             return dict(json.loads(meta.read_text()))
         except (OSError, ValueError) as e:
             raise ValueError(f"cannot read the dice model's record {str(meta)!r}: {e}") from e
+
+
+def _last_line(e: Exception) -> str:
+    return str(e).strip().splitlines()[-1].strip()
 
 
 def load_model(path: Path | None = None) -> DiceNet:
@@ -155,7 +171,7 @@ def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None
         boxes[:, 0:2] = rows[:, 0:2]
         boxes[:, 2] = CROP_FACTOR * rows[:, 2]
         boxes[:, 3] = 90.0 * quarters
-        return model.predict(crop_features(work, boxes))
+        return model.predict(crop_features(work, boxes, model.crop))
 
     p = look(centres, np.zeros(n))
     again = np.nonzero(p.max(axis=1) < sure)[0]

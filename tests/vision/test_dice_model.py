@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +10,70 @@ import pytest
 
 from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, load_model
 from vision.synth import draw_die
+
+
+def _key(field: int, wire: int) -> bytes:
+    return _varint(field << 3 | wire)
+
+
+def _varint(v: int) -> bytes:
+    out = bytearray()
+    while True:
+        out.append(v & 0x7F | (0x80 if v > 0x7F else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
+
+
+def _int(field: int, v: int) -> bytes:
+    return _key(field, 0) + _varint(v)
+
+
+def _msg(field: int, body: bytes | str) -> bytes:
+    b = body.encode() if isinstance(body, str) else body
+    return _key(field, 2) + _varint(len(b)) + b
+
+
+def tiny_onnx(side: int, weights: np.ndarray) -> bytes:
+    """An ONNX model (protobuf written here, field numbers of onnx.proto) taking (n, 3, side, side) crops:
+    flatten, a dense layer ``weights`` (7, 3 * side * side) and a softmax, like the shipped network's input and output."""
+
+    def tensor(name: str, a: np.ndarray) -> bytes:
+        return b"".join(_int(1, d) for d in a.shape) + _int(2, 1) + _msg(8, name) + _msg(9, a.astype("<f4").tobytes())
+
+    def value(name: str, dims: list[int | str]) -> bytes:
+        shape = b"".join(_msg(1, _msg(2, d) if isinstance(d, str) else _int(1, d)) for d in dims)
+        return _msg(1, name) + _msg(2, _msg(1, _int(1, 1) + _msg(2, shape)))
+
+    def node(op: str, inputs: list[str], output: str, **ints: int) -> bytes:
+        attrs = b"".join(_msg(5, _msg(1, k) + _int(3, v) + _int(20, 2)) for k, v in ints.items())
+        return b"".join(_msg(1, i) for i in inputs) + _msg(2, output) + _msg(4, op) + attrs
+
+    graph = (
+        _msg(1, node("Flatten", ["crops"], "flat", axis=1))
+        + _msg(1, node("Gemm", ["flat", "w", "b"], "logits", transB=1))
+        + _msg(1, node("Softmax", ["logits"], "probabilities", axis=1))
+        + _msg(2, "tiny")
+        + _msg(5, tensor("w", weights))
+        + _msg(5, tensor("b", np.zeros(7, np.float32)))
+        + _msg(11, value("crops", ["n", 3, side, side]))
+        + _msg(12, value("probabilities", ["n", 7]))
+    )
+    return _int(1, 7) + _msg(8, _int(2, 13)) + _msg(7, graph)
+
+
+def bright_centre_model(tmp_path: Path, side: int, record_crop: object) -> Path:
+    """A tiny model on ``side`` pixel crops: class 1 when the crop's middle is lighter than its edge, else class 0;
+    its record beside it names ``record_crop``."""
+    yy, xx = np.mgrid[0:side, 0:side]
+    centre = (np.hypot(xx - (side - 1) / 2, yy - (side - 1) / 2) < side / 6).astype(np.float32)
+    w = np.zeros((7, 3, side, side), np.float32)
+    w[1, 0] = 40.0 * centre / centre.sum()  # the lightness channel
+    w[0, 0] = -w[1, 0]
+    path = tmp_path / f"tiny{side}.onnx"
+    path.write_bytes(tiny_onnx(side, w.reshape(7, -1)))
+    path.with_suffix(".json").write_text(json.dumps({"origin": "drawn in a test", "crop": record_crop}))
+    return path
 
 
 def test_crop_of_a_plain_picture_is_flat() -> None:
@@ -37,9 +102,10 @@ def test_shipped_model_loads_and_records_its_data() -> None:
     origin = model.origin()
     assert "tune part" in origin["origin"] and "byler" in origin["origin"] and "matteo" in origin["origin"]
     assert origin["trainer"] == "tools/train_dice_classifier.py"
-    p = model.predict(np.zeros((2, 3 * CROP * CROP), np.float32))
+    assert model.crop == origin["crop"]
+    p = model.predict(np.zeros((2, 3 * model.crop * model.crop), np.float32))
     assert p.shape == (2, 7) and np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
-    assert model.predict(np.zeros((0, 3 * CROP * CROP), np.float32)).shape == (0, 7)
+    assert model.predict(np.zeros((0, 3 * model.crop * model.crop), np.float32)).shape == (0, 7)
 
 
 def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
@@ -66,3 +132,40 @@ def test_table_without_a_die_is_no_die() -> None:
     img = np.full((200, 200, 3), (175, 180, 185), np.uint8)
     p = classify(img, np.array([[100.0, 100.0, 34.0]], np.float32))
     assert int(np.argmax(p[0])) == 0
+
+
+def test_a_model_on_larger_crops_reads_crops_of_its_side(tmp_path: Path) -> None:
+    model = load_model(bright_centre_model(tmp_path, 48, 48))
+    assert model.crop == 48
+    img = np.full((200, 200, 3), 60, np.uint8)
+    img[94:106, 94:106] = 220  # a light spot in the middle of a die-sized patch at (100, 100)
+    p = classify(img, np.array([[100.0, 100.0, 30.0], [100.0, 122.0, 30.0], [40.0, 40.0, 30.0]], np.float32), model)
+    assert p.shape == (3, 7) and np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    # the light spot in the middle is class 1, at the crop's edge class 0; a plain crop is no class in particular
+    assert int(np.argmax(p[0])) == 1 and p[0, 1] > 0.9
+    assert int(np.argmax(p[1])) == 0 and p[1, 0] > 0.9
+    assert np.allclose(p[2], 1 / 7, atol=1e-4)
+
+
+def test_features_of_another_crop_side_are_a_clear_error(tmp_path: Path) -> None:
+    model = load_model(bright_centre_model(tmp_path, 48, 48))
+    with pytest.raises(ValueError, match=r"tiny48.onnx.*48 x 48.*\(n, 6912\).*\(2, 3072\)"):
+        model.predict(np.zeros((2, 3 * 32 * 32), np.float32))
+
+
+def test_record_and_network_that_disagree_on_the_crop_are_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"tiny48.onnx.*does not take the 32 x 32 pixel crops.*tiny48.json"):
+        load_model(bright_centre_model(tmp_path, 48, 32))
+
+
+@pytest.mark.parametrize("crop", [None, "48", 0, 4.5, True])
+def test_record_without_a_sound_crop_is_a_clear_error(tmp_path: Path, crop: object) -> None:
+    with pytest.raises(ValueError, match=r"tiny48.json.*gives crop"):
+        load_model(bright_centre_model(tmp_path, 48, crop))
+
+
+def test_model_without_its_record_is_a_clear_error(tmp_path: Path) -> None:
+    path = bright_centre_model(tmp_path, 48, 48)
+    path.with_suffix(".json").unlink()
+    with pytest.raises(ValueError, match=r"cannot read the dice model's record.*tiny48.json"):
+        load_model(path)
