@@ -90,9 +90,9 @@ class Params:
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
     turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4) ...
     sure: float = 0.8  # ... when its first look gives no class this much probability
-    min_die: float = 0.5
+    min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs
     clear_roundness: float = 0.85  # a face whose pips are this round ...
-    second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much  # the classifier's probability of "a die" a candidate needs
+    second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from vision.dice import Params
 from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, load_model
 from vision.synth import draw_die
 
@@ -169,3 +171,9 @@ def test_model_without_its_record_is_a_clear_error(tmp_path: Path) -> None:
     path.with_suffix(".json").unlink()
     with pytest.raises(ValueError, match=r"cannot read the dice model's record.*tiny48.json"):
         load_model(path)
+
+
+def test_classify_defaults_are_the_readers():
+    # a direct caller of classify gets the same second looks as the reader (Params.turns, Params.sure)
+    defaults = {k: p.default for k, p in inspect.signature(classify).parameters.items()}
+    assert (defaults["turns"], defaults["sure"]) == (Params().turns, Params().sure)
