@@ -6,8 +6,10 @@ How it works (classical, numpy + cv2 only):
    that stand out from their surroundings are found in two polarities (dark marks on
    light tiles in the per-pixel minimum channel, light marks on black tiles in the
    maximum channel), so coloured pips and dividers are found as well as black ones;
-   a last pass, with each colour scaled to the frame's light, finds thin coloured
-   bars on ivory tiles missed so far. Starting from the divider rather than the tile
+   where no tile was read, a second look at the dark marks, against a mean weighted
+   towards the pixel, finds faint bars on small tiles on a darker table; a last pass,
+   with each colour scaled to the frame's light, finds thin coloured bars on ivory
+   tiles missed so far. Starting from the divider rather than the tile
    outline is what keeps tiles that touch in a line of play apart.
 2. **Tile from its divider.** The divider is centred on the tile and across it; the
    tile's sides are found by walking along the divider's line past its ends until the
@@ -786,14 +788,27 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
     width, extra = math.inf, False
     method = cv2.ADAPTIVE_THRESH_MEAN_C
-    for chan in (dark_marks, light_marks, None):
+    for chan in (dark_marks, light_marks, "again", None):
         strengths: tuple[int, ...] = (14, 40)
-        if chan is None:  # a coloured bar stands out clearly there: the high strength only
-            chan, strengths = _balanced_marks(image, tiles), (40,)
-            # Missed tiles are often small ones on a darker table: a mean weighted
-            # towards the pixel. (Not in the first passes: the strokes found there would
-            # come out a shade different, and small tiles read right would be lost.)
+        if isinstance(chan, str):
+            # Dark marks once more where no tile was read, each against a mean weighted
+            # towards the pixel: around a small light tile on a darker table the plain
+            # mean is mostly table, and a faint bar is no darker than that. (Only where
+            # nothing was read: strokes found this way come out a shade different, and
+            # small tiles read right might read otherwise.) Low strength only: a faint
+            # bar is what this pass is for.
+            chan, strengths = dark_marks.copy(), (14,)
+            for t in tiles:
+                if None not in t.pips:
+                    cv2.fillConvexPoly(chan, np.rint(t.polygon(1.05)).astype(np.int32), 255)
             method = cv2.ADAPTIVE_THRESH_GAUSSIAN_C
+            # Like the balanced pass below, it only finds tiles missed so far: the size of
+            # those read, standing out from the table.
+            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
+            width = float(np.median(widths)) if widths else math.inf
+            extra = True
+        elif chan is None:  # a coloured bar stands out clearly there: the high strength only
+            chan, strengths = _balanced_marks(image, tiles), (40,)
             if chan is None:
                 break
             # This pass only finds tiles missed so far: they are the size of those read

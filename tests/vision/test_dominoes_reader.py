@@ -312,7 +312,7 @@ def test_a_faint_bar_on_a_small_tile_on_a_darker_table_is_found() -> None:
     # Seed 3014 as a scatter (development set): a faint light blue bar on an ivory
     # tile on dark wood. Against the plain mean of a block wider than the tile, mostly
     # table, the bar was no darker than its surroundings and no stroke was found; a
-    # mean weighted towards the pixel (the balanced pass) finds it.
+    # mean weighted towards the pixel finds it.
     scene = random_scene(np.random.default_rng(3014), kind="scatter")
     assert _read_right(scene, [0]) == [True]
 
@@ -333,3 +333,13 @@ def test_blank_readings_far_from_the_size_of_the_tiles_read_are_dropped() -> Non
     kept = _same_set([real, small_blank, big_blank, unsure])
     assert [id(t) for t in kept] == [id(real), id(small_blank)]
     assert [id(t) for t in _same_set([real, big_pips])] == [id(real), id(big_pips)]
+
+
+def test_small_light_tiles_on_dark_felt_get_a_second_look() -> None:
+    # Seeds 3019 and 3243 laid as lines (development set): ivory tiles about 31 px wide
+    # on dark felt, in a line; their thin bars were no darker than the plain mean of a
+    # block wider than the tile, mostly felt, and the tiles were missed. A second look
+    # at the dark marks where nothing was read, against a mean weighted towards the
+    # pixel, finds them.
+    assert _read_right(random_scene(np.random.default_rng(3019), kind="line"), [3]) == [True]
+    assert _read_right(random_scene(np.random.default_rng(3243), kind="line"), [2]) == [True]
