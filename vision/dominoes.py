@@ -6,8 +6,10 @@ How it works (classical, numpy + cv2 only):
    that stand out from their surroundings are found in two polarities (dark marks on
    light tiles in the per-pixel minimum channel, light marks on black tiles in the
    maximum channel), so coloured pips and dividers are found as well as black ones;
-   a last pass, with each colour scaled to the frame's light, finds thin coloured
-   bars on ivory tiles missed so far. Starting from the divider rather than the tile
+   where no tile was read, a second look at the dark marks, against a mean weighted
+   towards the pixel, finds faint bars on small tiles on a darker table; a last pass,
+   with each colour scaled to the frame's light, finds thin coloured bars on ivory
+   tiles missed so far. Starting from the divider rather than the tile
    outline is what keeps tiles that touch in a line of play apart.
 2. **Tile from its divider.** The divider is centred on the tile and across it; the
    tile's sides are found by walking along the divider's line past its ends until the
@@ -101,11 +103,15 @@ def _odd(n: float) -> int:
     return k if k % 2 else k + 1
 
 
-def _dividers(chan: np.ndarray, block: int, strengths: tuple[int, ...] = (14, 40)) -> list[_Candidate]:
+def _dividers(chan: np.ndarray, block: int, strengths: tuple[int, ...] = (14, 40),
+              method: int = cv2.ADAPTIVE_THRESH_MEAN_C) -> list[_Candidate]:
     """Thin straight dark strokes in a single-channel image (dark marks on light).
 
     Thresholded at two strengths: a faint mark needs the low one, while at the high
-    one a divider comes apart from pips or a shadow that blur joins to it.
+    one a divider comes apart from pips or a shadow that blur joins to it. Darker than
+    the neighbourhood's plain mean (``method``), or its mean weighted towards the pixel
+    (``cv2.ADAPTIVE_THRESH_GAUSSIAN_C``): around a tile narrower than the block on a
+    darker table the plain mean is mostly table, and a faint bar is no darker than that.
     """
     out: list[_Candidate] = []
     # Only thin dark structures: what a closing fills (a bar, a pip, a seam). A table
@@ -113,7 +119,7 @@ def _dividers(chan: np.ndarray, block: int, strengths: tuple[int, ...] = (14, 40
     # not run into the table beyond it.
     thin = cv2.morphologyEx(chan, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (block, block)))
     for c in strengths:
-        for cand in _strokes(chan, block, c, thin):
+        for cand in _strokes(chan, block, c, thin, method):
             if out:
                 cen = np.array([o.center for o in out])
                 along = np.array([o.along for o in out])
@@ -124,8 +130,8 @@ def _dividers(chan: np.ndarray, block: int, strengths: tuple[int, ...] = (14, 40
     return out
 
 
-def _strokes(chan: np.ndarray, block: int, c: int, thin: np.ndarray) -> list[_Candidate]:
-    mask = cv2.adaptiveThreshold(chan, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
+def _strokes(chan: np.ndarray, block: int, c: int, thin: np.ndarray, method: int) -> list[_Candidate]:
+    mask = cv2.adaptiveThreshold(chan, 255, method, cv2.THRESH_BINARY_INV, block, c)
     mask = cv2.bitwise_and(mask, cv2.threshold(thin, c // 2, 255, cv2.THRESH_BINARY)[1])
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = chan.shape
@@ -716,12 +722,21 @@ def _best_set(group: frozenset[int], clash: np.ndarray, value: np.ndarray,
 
 
 def _same_set(tiles: list[_Tile]) -> list[_Tile]:
-    """Drop tiles whose size is far from the sure tiles' (all tiles on a table are one set)."""
+    """Drop tiles whose size is far from the sure tiles' (all tiles on a table are one set).
+
+    With fewer than two sure tiles, any tiles read clearly with pips give the size, and
+    only readings with no pips to vouch for them (a blank double, an unsure half) are
+    dropped for it: a stroke on a grained table reads as a blank double of any size.
+    """
     sure = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
-    if len(sure) < 2:
+    if len(sure) >= 2:
+        med = float(_median(sure))
+        return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
+    some = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 1]  # type: ignore[arg-type]
+    if not some:
         return tiles
-    med = float(_median(sure))
-    return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
+    med = float(_median(some))
+    return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med or (None not in t.pips and sum(t.pips) > 0)]  # type: ignore[arg-type]
 
 
 def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
@@ -730,12 +745,13 @@ def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
     A thin blue bar on an ivory tile is dark in red, not in the raw minimum, where the
     ivory's blue is as low as the bar's. Only where no tile was read yet (the tiles
     read are blanked out), and only when it can show more than the raw minimum: not
-    for white or black tiles, nor under white light (None then).
+    for black tiles (dark in every channel), nor under white light (None then). Tiles
+    that look white are balanced too: a dim ivory tile under a colour cast looks grey.
     """
     bodies = [t.body for t in tiles if None not in t.pips and t.confidence >= 1.0]
     if bodies:
         b = np.median(np.array(bodies), axis=0)
-        if float(b.min()) < 100 or float(b.min()) > 0.8 * float(b.max()):
+        if float(b.max()) < 100:
             return None
     light = np.percentile(image[::4, ::4].reshape(-1, 3), 99, axis=0)
     gain = 255.0 / np.maximum(light, 32.0)
@@ -771,9 +787,27 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     tiles: list[_Tile] = []
     sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
     width, extra = math.inf, False
-    for chan in (dark_marks, light_marks, None):
+    method = cv2.ADAPTIVE_THRESH_MEAN_C
+    for chan in (dark_marks, light_marks, "again", None):
         strengths: tuple[int, ...] = (14, 40)
-        if chan is None:  # a coloured bar stands out clearly there: the high strength only
+        if isinstance(chan, str):
+            # Dark marks once more where no tile was read, each against a mean weighted
+            # towards the pixel: around a small light tile on a darker table the plain
+            # mean is mostly table, and a faint bar is no darker than that. (Only where
+            # nothing was read: strokes found this way come out a shade different, and
+            # small tiles read right might read otherwise.) Low strength only: a faint
+            # bar is what this pass is for.
+            chan, strengths = dark_marks.copy(), (14,)
+            for t in tiles:
+                if None not in t.pips:
+                    cv2.fillConvexPoly(chan, np.rint(t.polygon(1.05)).astype(np.int32), 255)
+            method = cv2.ADAPTIVE_THRESH_GAUSSIAN_C
+            # Like the balanced pass below, it only finds tiles missed so far: the size of
+            # those read, standing out from the table.
+            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
+            width = float(np.median(widths)) if widths else math.inf
+            extra = True
+        elif chan is None:  # a coloured bar stands out clearly there: the high strength only
             chan, strengths = _balanced_marks(image, tiles), (40,)
             if chan is None:
                 break
@@ -782,7 +816,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
             widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
             width = float(np.median(widths)) if widths else math.inf
             extra = True
-        for cand in _dividers(np.ascontiguousarray(chan), block, strengths):
+        for cand in _dividers(np.ascontiguousarray(chan), block, strengths, method):
             if any(float(np.linalg.norm(cand.center - t.center)) < 0.15 * t.width
                    and abs(float(cand.along @ t.axis)) < 0.2 for t in sure):
                 continue
