@@ -787,32 +787,29 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     tiles: list[_Tile] = []
     sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
     width, extra = math.inf, False
-    method = cv2.ADAPTIVE_THRESH_MEAN_C
-    for chan in (dark_marks, light_marks, "again", None):
-        strengths: tuple[int, ...] = (14, 40)
-        if isinstance(chan, str):
-            # Dark marks once more where no tile was read, each against a mean weighted
-            # towards the pixel: around a small light tile on a darker table the plain
-            # mean is mostly table, and a faint bar is no darker than that. (Only where
-            # nothing was read: strokes found this way come out a shade different, and
-            # small tiles read right might read otherwise.) Low strength only: a faint
-            # bar is what this pass is for.
-            chan, strengths = dark_marks.copy(), (14,)
-            for t in tiles:
-                if None not in t.pips:
-                    cv2.fillConvexPoly(chan, np.rint(t.polygon(1.05)).astype(np.int32), 255)
+    for step in ("dark", "light", "again", "balanced"):
+        chan: np.ndarray | None
+        strengths: tuple[int, ...]
+        if step in ("dark", "light"):
+            chan, strengths, method = dark_marks if step == "dark" else light_marks, (14, 40), cv2.ADAPTIVE_THRESH_MEAN_C
+        else:
+            # The later passes only find tiles missed so far, each mark against a mean
+            # weighted towards the pixel: around a small light tile on a darker table the
+            # plain mean is mostly table, and a faint bar is no darker than that.
             method = cv2.ADAPTIVE_THRESH_GAUSSIAN_C
-            # Like the balanced pass below, it only finds tiles missed so far: the size of
-            # those read, standing out from the table.
-            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
-            width = float(np.median(widths)) if widths else math.inf
-            extra = True
-        elif chan is None:  # a coloured bar stands out clearly there: the high strength only
-            chan, strengths = _balanced_marks(image, tiles), (40,)
-            if chan is None:
-                break
-            # This pass only finds tiles missed so far: they are the size of those read
-            # and stand out from the table.
+            if step == "again":
+                # Dark marks once more where no tile was read (strokes found this way come
+                # out a shade different, and small tiles read right might read otherwise);
+                # low strength only: a faint bar is what this pass is for.
+                chan, strengths = dark_marks.copy(), (14,)
+                for t in tiles:
+                    if None not in t.pips:
+                        cv2.fillConvexPoly(chan, np.rint(t.polygon(1.05)).astype(np.int32), 255)
+            else:  # a coloured bar stands out clearly there: the high strength only
+                chan, strengths = _balanced_marks(image, tiles), (40,)
+                if chan is None:
+                    break
+            # ... and those tiles are the size of the ones read and stand out from the table.
             widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
             width = float(np.median(widths)) if widths else math.inf
             extra = True
