@@ -55,6 +55,10 @@ _OUTLINE_WEAK = 0.2
 _BAR_GROW = 1.8
 _WORTH_FLOOR = 0.5  # settling overlaps: ties go to the score above this
 _SETTLE_EXACT = 24  # overlapping readings settled exactly up to this many
+# A weak reading is the table, not a tile of the set, when its colour's level is below
+# 0.8x or above 2x the sure tiles' (and 25 levels off) and its long sides show on
+# under 70 % of their points.
+_SET_DARKER, _SET_LIGHTER, _SET_LEVELS, _SET_SIDES = 0.8, 2.0, 25.0, 0.75
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -722,21 +726,35 @@ def _best_set(group: frozenset[int], clash: np.ndarray, value: np.ndarray,
 
 
 def _same_set(tiles: list[_Tile]) -> list[_Tile]:
-    """Drop tiles whose size is far from the sure tiles' (all tiles on a table are one set).
+    """Drop tiles whose size or colour is far from the sure tiles' (all tiles on a table are one set).
 
     With fewer than two sure tiles, any tiles read clearly with pips give the size, and
     only readings with no pips to vouch for them (a blank double, an unsure half) are
     dropped for it: a stroke on a grained table reads as a blank double of any size.
-    """
-    sure = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
+    A reading with little to vouch for it (an unsure half, two pips or fewer, a doubtful
+    reading) whose colour is far lighter or darker than the sure tiles' and whose long
+    sides do not stand out all along is a piece of the table (wood grain, clutter)."""
+    sure = [t for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
+    if sure:
+        level = float(_median([sum(t.body) / 3 for t in sure]))
+        tiles = [t for t in tiles if not _off_colour(t, level)]
     if len(sure) >= 2:
-        med = float(_median(sure))
+        med = float(_median([t.width for t in sure]))
         return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
     some = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 1]  # type: ignore[arg-type]
     if not some:
         return tiles
     med = float(_median(some))
     return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med or (None not in t.pips and sum(t.pips) > 0)]  # type: ignore[arg-type]
+
+
+def _off_colour(t: _Tile, level: float) -> bool:
+    """A weak reading whose colour is not the set's (``level``: the sure tiles' mean level)."""
+    if None not in t.pips and sum(t.pips) > 2 and t.confidence >= 1.0:  # type: ignore[arg-type]
+        return False
+    mine = sum(t.body) / 3
+    ratio = (mine + 1) / (level + 1)
+    return (ratio < _SET_DARKER or ratio > _SET_LIGHTER) and abs(mine - level) > _SET_LEVELS and t.long_sides < _SET_SIDES
 
 
 def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
