@@ -57,7 +57,7 @@ _WORTH_FLOOR = 0.5  # settling overlaps: ties go to the score above this
 _SETTLE_EXACT = 24  # overlapping readings settled exactly up to this many
 # A weak reading is the table, not a tile of the set, when its colour's level is below
 # 0.8x or above 2x the sure tiles' (and 25 levels off) and its long sides show on
-# under 70 % of their points.
+# under 75 % of their points.
 _SET_DARKER, _SET_LIGHTER, _SET_LEVELS, _SET_SIDES = 0.8, 2.0, 25.0, 0.75
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
