@@ -1,7 +1,8 @@
 """Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on numpy).
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
-[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--crop N] [--validate]``
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--crop N] [--seed N]
+[--validate [--save-probs FILE.npz]]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
 the exported weights with numpy alone). On the development machine:
@@ -60,6 +61,14 @@ averaged over four quarter turns. No model is written. Compare settings by
 these figures only, then train the chosen ones on the whole tune part; the
 held-out part stays unseen until bench/dice_accuracy.py --split measures the
 result. PyTorch runs on one thread (``torch.set_num_threads(1)``).
+
+``--seed N`` (default ``SEED`` = 7) seeds everything random: the augmented
+crops, the drawn tables, the network's initial weights and the batch order and
+colour changes; it is written to the record. With ``--validate``,
+``--save-probs FILE.npz`` also writes the trained network's class probabilities
+on each set's inner validation crops, so runs of different seeds or settings
+can be combined afterwards: ``<set>_one`` (n, 7; one look), ``<set>_four``
+(n, 7; the average over four quarter turns) and ``<set>_labels`` (n,).
 """
 
 from __future__ import annotations
@@ -198,8 +207,11 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
 
 
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
-            crop: int = CROP) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Augmented crops and classes of the ``part`` photos (:func:`photos`) and the drawn tables, and what was used."""
+            crop: int = CROP, seed: int = SEED) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Augmented crops and classes of the ``part`` photos (:func:`photos`) and the drawn tables, and what was used.
+
+    ``rng`` draws everything random; ``seed`` (the one ``rng`` was made from) is only named in what was used.
+    """
     images, classes, used = [], [], []
     t0 = time.perf_counter()
     for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
@@ -225,7 +237,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
             images.append(augmented(work, rows, rng, AUGMENT // 2, crop))
             classes.append(np.tile(cls, AUGMENT // 2))
     faint = f", pip contrast at least {contrast}" if contrast != CONTRAST else ""
-    used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {SEED}{faint})")
+    used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {seed}{faint})")
     print(f"synthetic: {synthetic} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
     return np.concatenate(images), np.concatenate(classes), used
 
@@ -259,19 +271,36 @@ def validation_set(data_dir: Path, crop: int = CROP) -> dict[str, tuple[np.ndarr
     return out
 
 
-def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) -> str:
-    """Per set: the share of validation dice whose most likely class (of 7) is their value, at one look and averaged over four quarter turns."""
+def validation_probs(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Per set ``s`` of ``val``: ``s_one`` the class probabilities (n, 7) at one look, ``s_four`` their average over four quarter turns, ``s_labels`` the values."""
     import torch
 
-    parts = []
+    out = {}
     with torch.no_grad():
         for name, (x, y) in val.items():
             f = torch.from_numpy(features(x)).reshape(len(x), 3, x.shape[1], x.shape[2])
-            p = [torch.softmax(net(torch.rot90(f, k, dims=(2, 3))), dim=1) for k in range(4)]
-            one = float((p[0].argmax(dim=1).numpy() == y).mean())
-            four = float((sum(p).argmax(dim=1).numpy() == y).mean())
+            p = [torch.softmax(net(torch.rot90(f, k, dims=(2, 3))), dim=1).numpy() for k in range(4)]
+            out[f"{name}_one"] = p[0]
+            out[f"{name}_four"] = sum(p) / 4
+            out[f"{name}_labels"] = y
+    return out
+
+
+def figures_of(probs: dict[str, np.ndarray]) -> str:
+    """Per set of ``probs`` (:func:`validation_probs`): the share of dice whose most likely class (of 7) is their value, at one look and over four turns."""
+    parts = []
+    for key in probs:
+        if key.endswith("_labels"):
+            name, y = key[: -len("_labels")], probs[key]
+            one = float((probs[f"{name}_one"].argmax(axis=1) == y).mean())
+            four = float((probs[f"{name}_four"].argmax(axis=1) == y).mean())
             parts.append(f"{name} {100 * one:.1f} % ({100 * four:.1f} % over 4 turns) of {len(y)}")
     return "; ".join(parts)
+
+
+def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) -> str:
+    """Per set: the share of validation dice whose most likely class (of 7) is their value, at one look and averaged over four quarter turns."""
+    return figures_of(validation_probs(net, val))
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY,
@@ -377,7 +406,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
     return net
 
 
-def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "", crop: int = CROP) -> None:
+def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "", crop: int = CROP, seed: int = SEED) -> None:
     """Write the network with a softmax as ONNX (read by ``cv2.dnn``) and its record (data used, digest) beside it."""
     import torch
     from torch import nn
@@ -390,7 +419,7 @@ def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = ""
         "origin": "tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used),
         "digest": hashlib.sha1("\n".join(used).encode()).hexdigest(),
         "layers": f"3x3 convolutions {C1}-{C2}-{C3} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
-        "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {SEED}" + settings,
+        "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {seed}" + settings,
         "crop": crop,
         "trainer": "tools/train_dice_classifier.py",
     }
@@ -410,9 +439,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--contrast", type=int, default=CONTRAST,
                     help=f"least colour difference (sum over B, G, R) between a drawn die's body and pips (default {CONTRAST}; lower: fainter pips)")
     ap.add_argument("--crop", type=int, default=CROP, help=f"side of the network's square crop, pixels, a multiple of 8 from 16 to 128 (default {CROP})")
+    ap.add_argument("--seed", type=int, default=SEED, help=f"seed of everything random: crops, drawn tables, initial weights, batches (default {SEED})")
     ap.add_argument("--validate", action="store_true",
                     help="train on the inner train part of the tune photos and print the accuracy on the inner validation part after each epoch; writes no model")
+    ap.add_argument("--save-probs", type=Path, metavar="FILE.npz",
+                    help="with --validate: write the inner validation class probabilities (one look, four-turn average) and labels per set")
     args = ap.parse_args(argv)
+    if args.save_probs is not None and not args.validate:
+        raise SystemExit("--save-probs needs --validate (it saves the inner validation probabilities)")
+    if args.seed < 0:
+        raise SystemExit(f"--seed {args.seed}: out of range (a seed is >= 0)")
     for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast"):
         v = getattr(args, opt)
         if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1):
@@ -423,20 +459,25 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(1)
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
-    print(f"crop {args.crop} px", flush=True)
+    print(f"crop {args.crop} px, seed {args.seed}", flush=True)
     val = validation_set(args.data_dir, args.crop) if args.validate else None
-    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop)
+    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
-    net = train(x, y, args.epochs, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val)
+    net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val)
     print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)
     if val is not None:
-        print("inner validation: " + validation_figures(net, val))
+        probs = validation_probs(net, val)
+        print("inner validation: " + figures_of(probs))
+        if args.save_probs is not None:
+            args.save_probs.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(args.save_probs, **probs)
+            print(f"wrote {args.save_probs}")
         return 0
     settings = "".join(f", {name} {v:g}" for name, v, d in (("dropout", args.dropout, DROPOUT), ("weight decay", args.weight_decay, WEIGHT_DECAY),
                                                           ("warp", args.warp, 0.0), ("blur", args.blur, 0.0)) if v != d)
-    export(net, args.out, used, args.epochs, settings, args.crop)
+    export(net, args.out, used, args.epochs, settings, args.crop, args.seed)
     # the exported network, as the reader runs it, must give what the trained one learnt
     model = DiceNet(args.out)
     pred = np.concatenate([model.predict(features(x[i : i + 2048])).argmax(axis=1) for i in range(0, len(x), 2048)])
