@@ -52,6 +52,7 @@ _OUTLINE_MIN = 18.0
 _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
 _OUTLINE_WEAK = 0.2
+_OUTLINE_FAINT = 0.1
 _BAR_GROW = 1.8
 _WORTH_FLOOR = 0.5  # settling overlaps: ties go to the score above this
 _SETTLE_EXACT = 24  # overlapping readings settled exactly up to this many
@@ -508,8 +509,9 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     local = cv2.medianBlur(patch, 15).astype(np.float32)
     diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
     outline, side_share, long_sides = _outline_contrast(image, center, axis, perp, length, width, body, thr)
-    if max(outline, side_share) < _OUTLINE_WEAK:
+    if max(outline, side_share) < _OUTLINE_FAINT:
         return None
+    faint = max(outline, side_share) < _OUTLINE_WEAK  # kept only in a line of play
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
     band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
     values, confs, clutter_total, marks = _read_pips(diff, band)
@@ -569,6 +571,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         if None in values or min(confs) < 1.0 or outline < _LINE_OUTLINE:
             return None
         line_only = True
+    line_only = line_only or faint
     # A tile that stands out all round beats one made up of parts of its neighbours.
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
@@ -764,38 +767,38 @@ def _same_set(tiles: list[_Tile]) -> list[_Tile]:
 def _in_line(tiles: list[_Tile]) -> list[_Tile]:
     """Keep a faint reading (``line_only``) only where it lies in a line of play.
 
-    It must touch the end of a tile read on its own, of its width: end to end along
-    the same axis, or (a double crosswise) its long side against that end, and the
-    halves that meet must match, as the rules want. A stroke on the table or a seam
-    between two tiles seldom does all that."""
+    It must touch a tile read on its own (or one kept so, in turn), of its width: end
+    to end along the same axis, or crosswise where one of them is a double (its long
+    side against the other's end), and the halves that meet must match, as the rules
+    want. A stroke on the table or a seam between two tiles seldom does all that."""
+    def ports(t: _Tile) -> list[tuple[np.ndarray, int | None, bool]]:
+        half = t.axis * (t.length or 2 * t.width) / 2
+        out = [(t.center - half, t.pips[0], False), (t.center + half, t.pips[1], False)]
+        if t.pips[0] == t.pips[1]:  # a double's long sides
+            perp = np.array([-t.axis[1], t.axis[0]], np.float32) * t.width / 2
+            out += [(t.center - perp, t.pips[0], True), (t.center + perp, t.pips[0], True)]
+        return out
+
+    def touch(t: _Tile, a: _Tile) -> bool:
+        if not 0.85 * a.width <= t.width <= 1.18 * a.width:
+            return False
+        cos = abs(float(t.axis @ a.axis))
+        if 0.26 <= cos <= 0.97:
+            return False
+        return any(v == w and side_t + side_a == (cos < 0.26) and float(np.linalg.norm(p - q)) < 0.25 * a.width
+                   for p, v, side_t in ports(t) for q, w, side_a in ports(a))
+
     anchors = [t for t in tiles if not t.line_only and t.confidence >= 1.0 and None not in t.pips]
-    out = []
-    for t in tiles:
-        if not t.line_only:
-            out.append(t)
-            continue
-        perp = np.array([-t.axis[1], t.axis[0]], np.float32)
-        t_len = t.length or 2 * t.width
-        for a in anchors:
-            if not 0.85 * a.width <= t.width <= 1.18 * a.width:
-                continue
-            a_len = a.length or 2 * a.width
-            cos = abs(float(t.axis @ a.axis))
-            for k, sign in ((0, -1.0), (1, 1.0)):
-                end = a.center + sign * a.axis * a_len / 2
-                if cos > 0.97:  # end to end
-                    ports = [(t.center - t.axis * t_len / 2, t.pips[0]), (t.center + t.axis * t_len / 2, t.pips[1])]
-                elif cos < 0.26 and t.pips[0] == t.pips[1]:  # a double crosswise
-                    ports = [(t.center - perp * t.width / 2, t.pips[0]), (t.center + perp * t.width / 2, t.pips[0])]
-                else:
-                    ports = []
-                if any(v == a.pips[k] and float(np.linalg.norm(p - end)) < 0.25 * a.width for p, v in ports):
-                    break
-            else:
-                continue
-            out.append(t)
+    waiting = [t for t in tiles if t.line_only]
+    kept: list[_Tile] = []
+    while waiting:
+        found = [t for t in waiting if any(touch(t, a) for a in anchors)]
+        if not found:
             break
-    return out
+        kept += found
+        anchors += found
+        waiting = [t for t in waiting if not any(t is f for f in found)]
+    return [t for t in tiles if not t.line_only or any(t is k for k in kept)]
 
 
 def _off_colour(t: _Tile, level: float) -> bool:

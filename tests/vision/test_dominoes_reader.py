@@ -427,3 +427,12 @@ def test_a_faint_reading_is_kept_only_in_a_line_with_matching_halves() -> None:
         assert [id(k) for k in _in_line([anchor, t])] == [id(anchor)] + ([id(t)] if kept else []), t.center
     # Two faint readings never vouch for each other: only a tile read on its own does.
     assert _in_line([tile(100, 100, (3, 0), x_axis, True), crosswise]) == []
+
+
+def test_black_tiles_on_dark_felt_whose_outline_hardly_shows_are_read_in_a_line() -> None:
+    # Development seed 3317: black tiles on dark felt in a line; the first four (1-1,
+    # 1-0, 0-0 crosswise, 0-5) show their edge on under a fifth of their outline, too
+    # little alone, but each touches a tile read (or kept so) with a matching half.
+    scene = random_scene(np.random.default_rng(3317), kind="line")
+    assert _read_right(scene, [0, 1, 2, 3]) == [True] * 4
+    assert _phantoms(scene) == []
