@@ -47,7 +47,9 @@ from .types import TileReading
 
 # Outline tests: a point shows the edge when outside and inside differ by this much;
 # a side when its medians differ beyond _SIDE_NOISE times their noise (at least
-# _SIDE_MIN); below _OUTLINE_WEAK of either the candidate is no tile.
+# _SIDE_MIN); below _OUTLINE_WEAK of either the candidate is no tile on its own, only
+# in a line of play (touching a tile read, halves matching), and below _OUTLINE_FAINT
+# no tile at all.
 _OUTLINE_MIN = 18.0
 _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
