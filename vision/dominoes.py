@@ -47,11 +47,14 @@ from .types import TileReading
 
 # Outline tests: a point shows the edge when outside and inside differ by this much;
 # a side when its medians differ beyond _SIDE_NOISE times their noise (at least
-# _SIDE_MIN); below _OUTLINE_WEAK of either the candidate is no tile.
+# _SIDE_MIN); below _OUTLINE_WEAK of either the candidate is no tile on its own, only
+# in a line of play (touching a tile read, halves matching), and below _OUTLINE_FAINT
+# no tile at all.
 _OUTLINE_MIN = 18.0
 _SIDE_MIN = 9.0
 _SIDE_NOISE = 3.0
 _OUTLINE_WEAK = 0.2
+_OUTLINE_FAINT = 0.1
 _BAR_GROW = 1.8
 _WORTH_FLOOR = 0.5  # settling overlaps: ties go to the score above this
 _SETTLE_EXACT = 24  # overlapping readings settled exactly up to this many
@@ -59,6 +62,9 @@ _SETTLE_EXACT = 24  # overlapping readings settled exactly up to this many
 # 0.8x or above 2x the sure tiles' (and 25 levels off) and its long sides show on
 # under 75 % of their points.
 _SET_DARKER, _SET_LIGHTER, _SET_LEVELS, _SET_SIDES = 0.8, 2.0, 25.0, 0.75
+# A reading whose outline is too faint to stand alone (a tile with few pips, a blank
+# double) but shows on this share at least is kept when it lies in a line of play.
+_LINE_OUTLINE = 0.2
 P = 40  # pixels per tile width in the rectified patch
 _BAND = int(0.16 * P)  # the divider's band, part of neither half
 
@@ -229,6 +235,7 @@ class _Tile:
     outline: float = 1.0
     long_sides: float = 1.0  # outline share along the two long sides
     body: tuple[float, float, float] = (255.0, 255.0, 255.0)  # the tile's colour beside the divider
+    line_only: bool = False  # outline too faint alone: kept only touching a read tile, halves matching
 
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * (self.length or 2 * self.width) * grow / 2
@@ -504,8 +511,9 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     local = cv2.medianBlur(patch, 15).astype(np.float32)
     diff = np.linalg.norm(patch.astype(np.float32) - local, axis=2)
     outline, side_share, long_sides = _outline_contrast(image, center, axis, perp, length, width, body, thr)
-    if max(outline, side_share) < _OUTLINE_WEAK:
+    if max(outline, side_share) < _OUTLINE_FAINT:
         return None
+    faint = max(outline, side_share) < _OUTLINE_WEAK  # kept only in a line of play
     # The divider's band grows with its thickness (a thick, blurred bar spills sideways).
     band = int(np.clip(round(2 * cand.thickness * P / width) - 1, _BAND, 0.22 * P))
     values, confs, clutter_total, marks = _read_pips(diff, band)
@@ -514,7 +522,7 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         return None
     if base_quality < 1.0 and not _divider_across(diff, band, 0.5):  # checked again below
         return None
-    if values == [0, 0] and (outline < 0.6 or grown):  # a blank double needs a clear outline (below)
+    if values == [0, 0] and (outline < _LINE_OUTLINE or grown):  # a blank double needs a clear outline (below)
         return None
     # The outline is not always where it was measured: try a slightly shorter, longer,
     # narrower or wider tile and keep the reading whose pips look most like domino
@@ -542,12 +550,18 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
     if not _divider_across(diff, band, 0.45 if clear else 0.6):
         return None
     # A blank double has no pips to vouch for it: any stroke on a plain surface looks
-    # like one, so it must stand out from the table all round.
-    if values[0] == 0 and values[1] == 0 and (outline < 0.6 or min(confs) < 1.0 or grown):
-        return None
+    # like one, so it must stand out from the table all round, or (line_only) lie in
+    # a line of play, touching a read tile's end with matching halves (step 7).
+    line_only = False
+    if values[0] == 0 and values[1] == 0:
+        if min(confs) < 1.0 or grown or outline < _LINE_OUTLINE:
+            return None
+        line_only = outline < 0.6
     # A faint outline (a black tile on dark felt) needs pips that vouch for the tile.
     if outline < 0.3 and (min(confs) < 1.0 or None in values or sum(v or 0 for v in values) < 3):
-        return None
+        if min(confs) < 1.0 or None in values or outline < _LINE_OUTLINE:
+            return None
+        line_only = True
     # An unsure half says the patch may be off; if it is not a tile's shape either (a
     # short patch cuts the outer pips off the other half: a 3 reads 2), neither half
     # is sure.
@@ -556,11 +570,15 @@ def _read_candidate(image: np.ndarray, cand: _Candidate) -> _Tile | None:
         confs = [min(c, 0.4) for c in confs]
     # So has a tile with few pips or an unsure half: it needs a clear outline too.
     if (None in values or sum(v or 0 for v in values) <= 2) and outline < 0.5:
-        return None
+        if None in values or min(confs) < 1.0 or outline < _LINE_OUTLINE:
+            return None
+        line_only = True
+    line_only = line_only or faint
     # A tile that stands out all round beats one made up of parts of its neighbours.
     score = min(confs) - clutter_total / (P * P) + min(margin / P, 0.1) + 0.2 * outline
     return _Tile((values[0], values[1]), center.astype(np.float32), axis.astype(np.float32), width,
-                 score, min(confs), length, outline, long_sides, (float(body[0]), float(body[1]), float(body[2])))
+                 score, min(confs), length, outline, long_sides, (float(body[0]), float(body[1]), float(body[2])),
+                 line_only)
 
 
 def _divider_across(diff: np.ndarray, band: int, share: float = 0.6) -> bool:
@@ -748,6 +766,43 @@ def _same_set(tiles: list[_Tile]) -> list[_Tile]:
     return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med or (None not in t.pips and sum(t.pips) > 0)]  # type: ignore[arg-type]
 
 
+def _in_line(tiles: list[_Tile]) -> list[_Tile]:
+    """Keep a faint reading (``line_only``) only where it lies in a line of play.
+
+    It must touch a tile read on its own (or one kept so, in turn), of its width: end
+    to end along the same axis, or crosswise where one of them is a double (its long
+    side against the other's end), and the halves that meet must match, as the rules
+    want. A stroke on the table or a seam between two tiles seldom does all that."""
+    def ports(t: _Tile) -> list[tuple[np.ndarray, int | None, bool]]:
+        half = t.axis * (t.length or 2 * t.width) / 2
+        out = [(t.center - half, t.pips[0], False), (t.center + half, t.pips[1], False)]
+        if t.pips[0] == t.pips[1]:  # a double's long sides
+            perp = np.array([-t.axis[1], t.axis[0]], np.float32) * t.width / 2
+            out += [(t.center - perp, t.pips[0], True), (t.center + perp, t.pips[0], True)]
+        return out
+
+    def touch(t: _Tile, a: _Tile) -> bool:
+        if not 0.85 * a.width <= t.width <= 1.18 * a.width:
+            return False
+        cos = abs(float(t.axis @ a.axis))
+        if 0.26 <= cos <= 0.97:
+            return False
+        return any(v == w and side_t + side_a == (cos < 0.26) and float(np.linalg.norm(p - q)) < 0.25 * a.width
+                   for p, v, side_t in ports(t) for q, w, side_a in ports(a))
+
+    anchors = [t for t in tiles if not t.line_only and t.confidence >= 1.0 and None not in t.pips]
+    waiting = [t for t in tiles if t.line_only]
+    kept: list[_Tile] = []
+    while waiting:
+        found = [t for t in waiting if any(touch(t, a) for a in anchors)]
+        if not found:
+            break
+        kept += found
+        anchors += found
+        waiting = [t for t in waiting if not any(t is f for f in found)]
+    return [t for t in tiles if not t.line_only or any(t is k for k in kept)]
+
+
 def _off_colour(t: _Tile, level: float) -> bool:
     """A weak reading whose colour is not the set's (``level``: the sure tiles' mean level)."""
     if None not in t.pips and sum(t.pips) > 2 and t.confidence >= 1.0:  # type: ignore[arg-type]
@@ -821,14 +876,14 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
                 # low strength only: a faint bar is what this pass is for.
                 chan, strengths = dark_marks.copy(), (14,)
                 for t in tiles:
-                    if None not in t.pips:
+                    if None not in t.pips and not t.line_only:
                         cv2.fillConvexPoly(chan, np.rint(t.polygon(1.05)).astype(np.int32), 255)
             else:  # a coloured bar stands out clearly there: the high strength only
-                chan, strengths = _balanced_marks(image, tiles), (40,)
+                chan, strengths = _balanced_marks(image, [t for t in tiles if not t.line_only]), (40,)
                 if chan is None:
                     break
             # ... and those tiles are the size of the ones read and stand out from the table.
-            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips]
+            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and not t.line_only]
             width = float(np.median(widths)) if widths else math.inf
             extra = True
         for cand in _dividers(np.ascontiguousarray(chan), block, strengths, method):
@@ -841,9 +896,9 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
                 continue
             if tile is not None:
                 tiles.append(tile)
-                if tile.confidence >= 1.0 and tile.outline >= 0.5:
+                if tile.confidence >= 1.0 and tile.outline >= 0.5 and not tile.line_only:
                     sure.append(tile)
-    kept = _same_set(_settle(_same_set(tiles)))
+    kept = _same_set(_settle(_same_set(_in_line(tiles))))
     kept.sort(key=lambda t: (round(float(t.center[1]) / max(1.0, t.width)), float(t.center[0])))
     out = []
     for t in kept:
