@@ -830,11 +830,16 @@ def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
     gain = 255.0 / np.maximum(light, 32.0)
     if float(gain.max()) < 1.1 * float(gain.min()):
         return None
-    out = np.clip((image * gain.astype(np.float32)).min(axis=2), 0, 255).astype(np.uint8)
+    return _blank_read(np.clip((image * gain.astype(np.float32)).min(axis=2), 0, 255).astype(np.uint8), tiles)
+
+
+def _blank_read(chan: np.ndarray, tiles: list[_Tile]) -> np.ndarray:
+    """``chan`` (dark marks on light, changed in place) with the tiles read with both halves
+    (not only in a line of play) painted out: a later pass looks only where no tile was read."""
     for t in tiles:
-        if None not in t.pips:
-            cv2.fillConvexPoly(out, np.rint(t.polygon(1.05)).astype(np.int32), 255)
-    return out
+        if None not in t.pips and not t.line_only:
+            cv2.fillConvexPoly(chan, np.rint(t.polygon(1.05)).astype(np.int32), 255)
+    return chan
 
 
 def read_dominoes(image: np.ndarray) -> list[TileReading]:
@@ -874,10 +879,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
                 # Dark marks once more where no tile was read (strokes found this way come
                 # out a shade different, and small tiles read right might read otherwise);
                 # low strength only: a faint bar is what this pass is for.
-                chan, strengths = dark_marks.copy(), (14,)
-                for t in tiles:
-                    if None not in t.pips and not t.line_only:
-                        cv2.fillConvexPoly(chan, np.rint(t.polygon(1.05)).astype(np.int32), 255)
+                chan, strengths = _blank_read(dark_marks.copy(), tiles), (14,)
             else:  # a coloured bar stands out clearly there: the high strength only
                 chan, strengths = _balanced_marks(image, [t for t in tiles if not t.line_only]), (40,)
                 if chan is None:
