@@ -237,6 +237,16 @@ class _Tile:
     body: tuple[float, float, float] = (255.0, 255.0, 255.0)  # the tile's colour beside the divider
     line_only: bool = False  # outline too faint alone: kept only touching a read tile, halves matching
 
+    @property
+    def clear(self) -> bool:
+        """Both halves read, and surely."""
+        return self.confidence >= 1.0 and None not in self.pips
+
+    @property
+    def pip_total(self) -> int:
+        """The pips read on both halves (an unsure half counts none)."""
+        return sum(v or 0 for v in self.pips)
+
     def polygon(self, grow: float = 1.0) -> np.ndarray:
         a = self.axis * (self.length or 2 * self.width) * grow / 2
         b = np.array([-self.axis[1], self.axis[0]], np.float32) * self.width * grow / 2
@@ -752,18 +762,18 @@ def _same_set(tiles: list[_Tile]) -> list[_Tile]:
     A reading with little to vouch for it (an unsure half, two pips or fewer, a doubtful
     reading) whose colour is far lighter or darker than the sure tiles' and whose long
     sides do not stand out all along is a piece of the table (wood grain, clutter)."""
-    sure = [t for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 3]  # type: ignore[arg-type]
+    sure = [t for t in tiles if t.clear and t.pip_total >= 3]
     if sure:
         level = float(_median([sum(t.body) / 3 for t in sure]))
         tiles = [t for t in tiles if not _off_colour(t, level)]
     if len(sure) >= 2:
         med = float(_median([t.width for t in sure]))
         return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med]
-    some = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and sum(t.pips) >= 1]  # type: ignore[arg-type]
+    some = [t.width for t in tiles if t.clear and t.pip_total >= 1]
     if not some:
         return tiles
     med = float(_median(some))
-    return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med or (None not in t.pips and sum(t.pips) > 0)]  # type: ignore[arg-type]
+    return [t for t in tiles if 0.72 * med <= t.width <= 1.4 * med or (None not in t.pips and t.pip_total > 0)]
 
 
 def _in_line(tiles: list[_Tile]) -> list[_Tile]:
@@ -790,7 +800,7 @@ def _in_line(tiles: list[_Tile]) -> list[_Tile]:
         return any(v == w and side_t + side_a == (cos < 0.26) and float(np.linalg.norm(p - q)) < 0.25 * a.width
                    for p, v, side_t in ports(t) for q, w, side_a in ports(a))
 
-    anchors = [t for t in tiles if not t.line_only and t.confidence >= 1.0 and None not in t.pips]
+    anchors = [t for t in tiles if not t.line_only and t.clear]
     waiting = [t for t in tiles if t.line_only]
     kept: list[_Tile] = []
     while waiting:
@@ -805,7 +815,7 @@ def _in_line(tiles: list[_Tile]) -> list[_Tile]:
 
 def _off_colour(t: _Tile, level: float) -> bool:
     """A weak reading whose colour is not the set's (``level``: the sure tiles' mean level)."""
-    if None not in t.pips and sum(t.pips) > 2 and t.confidence >= 1.0:  # type: ignore[arg-type]
+    if t.clear and t.pip_total > 2:
         return False
     mine = sum(t.body) / 3
     ratio = (mine + 1) / (level + 1)
@@ -821,7 +831,7 @@ def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
     for black tiles (dark in every channel), nor under white light (None then). Tiles
     that look white are balanced too: a dim ivory tile under a colour cast looks grey.
     """
-    bodies = [t.body for t in tiles if None not in t.pips and t.confidence >= 1.0]
+    bodies = [t.body for t in tiles if t.clear]
     if bodies:
         b = np.median(np.array(bodies), axis=0)
         if float(b.max()) < 100:
@@ -885,7 +895,7 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
                 if chan is None:
                     break
             # ... and those tiles are the size of the ones read and stand out from the table.
-            widths = [t.width for t in tiles if t.confidence >= 1.0 and None not in t.pips and not t.line_only]
+            widths = [t.width for t in tiles if t.clear and not t.line_only]
             width = float(np.median(widths)) if widths else math.inf
             extra = True
         for cand in _dividers(np.ascontiguousarray(chan), block, strengths, method):
