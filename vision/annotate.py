@@ -25,9 +25,7 @@ UNSURE = (30, 30, 230)
 def draw_dice(image: np.ndarray, readings: Iterable[DieReading]) -> np.ndarray:
     """A copy of ``image`` with each die boxed and labelled (value and confidence; ``?`` when unsure)."""
     out = image.copy()
-    h, w = out.shape[:2]
-    scale = max(0.4, min(w, h) / 900)
-    thick = max(1, int(round(2 * scale)))
+    scale, thick = _pen(out)
     for r in readings:
         colour = SURE if r.value is not None else UNSURE
         cx, cy = int(round(r.center[0])), int(round(r.center[1]))
@@ -44,6 +42,13 @@ def draw_dice(image: np.ndarray, readings: Iterable[DieReading]) -> np.ndarray:
     return out
 
 
+def _pen(image: np.ndarray) -> tuple[float, int]:
+    """Text scale and line thickness for drawing on ``image``: larger on larger pictures."""
+    h, w = image.shape[:2]
+    scale = max(0.4, min(w, h) / 900)
+    return scale, max(1, int(round(2 * scale)))
+
+
 def _label(out: np.ndarray, text: str, org: tuple[int, int], colour: tuple[int, int, int], scale: float, thick: int) -> None:
     cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
     cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour, thick, cv2.LINE_AA)
@@ -58,9 +63,7 @@ def draw_tiles(image: np.ndarray, tiles: Iterable[TileReading]) -> np.ndarray:
     True
     """
     out = image.copy()
-    h, w = out.shape[:2]
-    scale = max(0.4, min(w, h) / 900)
-    thick = max(1, int(round(2 * scale)))
+    scale, thick = _pen(out)
     for t in tiles:
         colour = SURE if None not in t.pips else UNSURE
         cx, cy = int(round(t.center[0])), int(round(t.center[1]))
@@ -86,9 +89,8 @@ def draw_zones(image: np.ndarray, zones: Zones) -> np.ndarray:
     (True, False)
     """
     out = image.copy()
+    scale, thick = _pen(out)
     h, w = out.shape[:2]
-    scale = max(0.4, min(w, h) / 900)
-    thick = max(1, int(round(2 * scale)))
     sx, sy = (w / zones.size[0], h / zones.size[1]) if zones.size else (1.0, 1.0)
     for name, poly in zones.polygons:
         pts = np.round(poly * np.array([sx, sy], np.float32)).astype(np.int32)
