@@ -25,8 +25,9 @@ network then checks and reads each candidate:
 5. **Value and confidence** (``Params.learned``, the default). A small network
    (:mod:`vision.dice_model`) reads a crop round each candidate: "no die" or
    the value 1..6. Candidates it takes for no die are dropped; of candidates of
-   one die the surest is kept, its value the network's (a clear face of round
-   pips keeps its own count if the network finds it possible).
+   one die a clear face whose count the network reads is kept, else the
+   surest, its value the network's (a clear face of round pips keeps its own
+   count if the network finds it possible).
    With ``learned=False`` the classical rules decide instead: faces on clutter
    or much smaller than the clear faces are dropped, the roundest face of a die
    is its top and the number of pips its value, the confidence how well they
@@ -783,11 +784,11 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     """One face per die, read by the classifier of :mod:`vision.dice_model` from a crop round each candidate.
 
     A candidate is kept when the classifier says it is a die (probability of
-    "no die" below ``1 - min_die``); of kept candidates closer than ``same_die``
-    die sizes (the picture's, :func:`die_size`, or the candidates' own if bigger,
-    up to 1.5 times the picture's), or lying in the outline of one lone die
-    (``regions``, :func:`die_regions`, made here when not given), the surest wins. Its value is the classifier's most likely value and its
-    confidence that value's probability (below ``CONFIDENCE_THRESHOLD``: unsure).
+    "no die" below ``1 - min_die``); its value is the classifier's most likely
+    value and its confidence that value's probability (below
+    ``CONFIDENCE_THRESHOLD``: unsure). Of the kept candidates one per die is
+    chosen by :func:`one_per_die` (``regions``, :func:`die_regions`, made here
+    when not given).
     """
     from .dice_model import classify
 
@@ -803,11 +804,40 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
             continue
         v = int(np.argmax(p[1:])) + 1
         conf = float(p[v]) / die
-        if f.value is not None and f.value != v and f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= params.clear_roundness and p[f.value] / die >= params.second_opinion:
+        clear = _clear(f, params)
+        if clear and f.value is not None and f.value != v and p[f.value] / die >= params.second_opinion:
             # a clear face (several round pips in a good pattern) the network thinks possible: its own count stands
             v, conf = f.value, max(float(p[f.value]) / die, CONFIDENCE_THRESHOLD)
-        cands.append((die * conf, replace(f, value=v, confidence=conf)))
-    cands.sort(key=lambda t: -t[0])
+        cands.append((replace(f, value=v, confidence=conf), die * conf, clear and v == f.pips and conf >= CONFIDENCE_THRESHOLD))
+    if regions is None and params.region_colour > 0:
+        regions = die_regions(work, table_background(work), params)
+    return one_per_die(cands, size, regions, params)
+
+
+def _clear(f: Face, params: Params) -> bool:
+    """Is ``f`` a clear face: several round pips in a good pattern (by the classical rules)?"""
+    return f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= params.clear_roundness
+
+
+def one_per_die(
+    cands: list[tuple[Face, float, bool]], size: float, regions: tuple[np.ndarray, np.ndarray] | None = None, params: Params = DEFAULT
+) -> list[Face]:
+    """One reading per die from the read candidates: rows (face as read, surety, agrees).
+
+    ``surety`` is the classifier's probability of the die times its
+    confidence in the value; ``agrees`` says the candidate is a clear face (see
+    :func:`learned_faces`) whose own pip count the classifier reads, surely.
+    Candidates closer than ``same_die`` die sizes (``size``, the picture's,
+    :func:`die_size`, or the candidates' own if bigger, up to 1.5 times the
+    picture's), or lying in the outline of one lone die (``regions``,
+    :func:`die_regions`), are one die, and the first of them in this order
+    wins: candidates that agree, then the surest. (A crop round a stray pip of
+    a die, a corner or a side face's pip, often reads the die as surely as the
+    crop round its top face; it lies off the die's centre, so two of them on
+    either side of the die can be further apart than ``same_die``; the top face
+    between them, whose pips the network counts alike, is the die.)
+    """
+    order = sorted(cands, key=lambda t: (not t[2], -t[1]))
     # how far apart two candidates of one die can be: the picture's die size, or their own
     # sizes up to half as much again (a lone big blob, taken for a pip, would claim a wide
     # circle and swallow the dice round it)
@@ -815,8 +845,6 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     # two candidates inside the outline of one lone die (die_regions: convex, about square,
     # at most two die sizes across) are that die however far apart (a top face and a tall
     # side face seen from the side)
-    if regions is None and params.region_colour > 0:
-        regions = die_regions(work, table_background(work), params)
 
     def region(f: Face) -> int:
         if regions is None:
@@ -826,7 +854,7 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
         return r if r and sizes[r] <= 2.0 * (size or f.size) else 0
 
     kept: list[Face] = []
-    for _, f in cands:
+    for f, _, _ in order:
         rf = region(f)
         if all(hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) and not (rf and region(k) == rf) for k in kept):
             kept.append(f)

@@ -206,3 +206,21 @@ def test_pip_blobs_searched_band_by_band_are_those_of_the_whole_picture(light_li
             found += len(banded)
     assert found >= 21  # the pips of the six dice at least
 
+
+
+def test_a_clear_face_the_network_counts_alike_is_the_die_before_surer_stray_pips() -> None:
+    # crops round two stray pips of one die (a corner, a side face's pip) on either side of its top
+    # face read the die surely too, and lie further apart than `same_die`; the top face between
+    # them, a clear face whose six pips the network reads as a six, is the die: one reading there
+    from dataclasses import replace
+
+    from vision.dice import Face, one_per_die
+
+    top = Face(100.0, 100.0, 30.0, 6, 0.9, 0.92, (85.0, 85.0, 115.0, 115.0), 6)
+    left = replace(top, x=86.0, pips=1, roundness=0.5, confidence=0.99)
+    right = replace(top, x=114.0, pips=1, roundness=0.5, confidence=0.99)
+    cands = [(left, 0.99, False), (top, 0.9, True), (right, 0.99, False)]
+    assert [(f.x, f.value) for f in one_per_die(cands, 30.0)] == [(100.0, 6)]
+    # without a clear face that agrees, the surest stray pips stand (both, too far apart for one die)
+    cands[1] = (top, 0.9, False)
+    assert sorted(f.x for f in one_per_die(cands, 30.0)) == [86.0, 114.0]
