@@ -94,6 +94,7 @@ class Params:
     min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs
     clear_roundness: float = 0.85  # a face whose pips are this round ...
     second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much
+    agree_roundness: float = 0.75  # a face of round pips (this much) in a good pattern whose count the network reads is its die
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)
@@ -804,19 +805,29 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
             continue
         v = int(np.argmax(p[1:])) + 1
         conf = float(p[v]) / die
-        clear = _clear(f, params)
-        if clear and f.value is not None and f.value != v and p[f.value] / die >= params.second_opinion:
+        if f.value is not None and f.value != v and _clear(f, params.clear_roundness) and p[f.value] / die >= params.second_opinion:
             # a clear face (several round pips in a good pattern) the network thinks possible: its own count stands
             v, conf = f.value, max(float(p[f.value]) / die, CONFIDENCE_THRESHOLD)
-        cands.append((replace(f, value=v, confidence=conf), die * conf, clear and v == f.pips and conf >= CONFIDENCE_THRESHOLD))
+        cands.append((replace(f, value=v, confidence=conf), die * conf, agrees(f, v, conf, params)))
     if regions is None and params.region_colour > 0:
         regions = die_regions(work, table_background(work), params)
     return one_per_die(cands, size, regions, params)
 
 
-def _clear(f: Face, params: Params) -> bool:
-    """Is ``f`` a clear face: several round pips in a good pattern (by the classical rules)?"""
-    return f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= params.clear_roundness
+def _clear(f: Face, roundness: float) -> bool:
+    """Is ``f`` a clear face: several pips, this round at least, in a good pattern (by the classical rules)?"""
+    return f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= roundness
+
+
+def agrees(face: Face, value: int, confidence: float, params: Params = DEFAULT) -> bool:
+    """Does the network's reading (``value``, ``confidence``) of a candidate agree with its own pips?
+
+    It does when the candidate is a clear face (several pips, at least
+    ``agree_roundness`` round: seen about squarely, not a side face seen askew,
+    in a good pattern) and the network reads its pip count, surely
+    (``CONFIDENCE_THRESHOLD``). Such a candidate is its die's top face.
+    """
+    return value == face.pips and confidence >= CONFIDENCE_THRESHOLD and _clear(face, params.agree_roundness)
 
 
 def one_per_die(
@@ -825,8 +836,8 @@ def one_per_die(
     """One reading per die from the read candidates: rows (face as read, surety, agrees).
 
     ``surety`` is the classifier's probability of the die times its
-    confidence in the value; ``agrees`` says the candidate is a clear face (see
-    :func:`learned_faces`) whose own pip count the classifier reads, surely.
+    confidence in the value; ``agrees``: :func:`agrees`, the candidate is a
+    clear face whose own pip count the classifier reads.
     Candidates closer than ``same_die`` die sizes (``size``, the picture's,
     :func:`die_size`, or the candidates' own if bigger, up to 1.5 times the
     picture's), or lying in the outline of one lone die (``regions``,

@@ -224,3 +224,19 @@ def test_a_clear_face_the_network_counts_alike_is_the_die_before_surer_stray_pip
     # without a clear face that agrees, the surest stray pips stand (both, too far apart for one die)
     cands[1] = (top, 0.9, False)
     assert sorted(f.x for f in one_per_die(cands, 30.0)) == [86.0, 114.0]
+
+
+def test_a_face_agrees_with_the_network_when_its_round_pips_are_the_count_read() -> None:
+    # a top face seen a little askew (pips 0.8 round) agrees; a side face (flat pips), a lone pip,
+    # a loose pattern, another count or an unsure reading do not
+    from dataclasses import replace
+
+    from vision.dice import Face, agrees
+
+    face = Face(100.0, 100.0, 30.0, 4, 0.95, 0.8, (85.0, 85.0, 115.0, 115.0), 4)
+    assert agrees(face, 4, 0.9)
+    assert not agrees(replace(face, roundness=0.5), 4, 0.9)
+    assert not agrees(replace(face, confidence=0.7), 4, 0.9)
+    assert not agrees(face, 5, 0.9)
+    assert not agrees(face, 4, 0.4)
+    assert not agrees(replace(face, pips=1, value=1), 1, 0.9)
