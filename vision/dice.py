@@ -840,7 +840,8 @@ def one_per_die(
     clear face whose own pip count the classifier reads.
     Candidates closer than ``same_die`` die sizes (``size``, the picture's,
     :func:`die_size`, or the candidates' own if bigger, up to 1.5 times the
-    picture's), or lying in the outline of one lone die (``regions``,
+    picture's; of a kept candidate that agrees, its own if bigger, up to twice
+    the picture's: its pips' spread measures it), or lying in the outline of one lone die (``regions``,
     :func:`die_regions`), are one die, and the first of them in this order
     wins: candidates that agree, then the surest. (A crop round a stray pip of
     a die, a corner or a side face's pip, often reads the die as surely as the
@@ -851,7 +852,8 @@ def one_per_die(
     order = sorted(cands, key=lambda t: (not t[2], -t[1]))
     # how far apart two candidates of one die can be: the picture's die size, or their own
     # sizes up to half as much again (a lone big blob, taken for a pip, would claim a wide
-    # circle and swallow the dice round it)
+    # circle and swallow the dice round it); a face that agrees measured its own size by
+    # its pips' spread, which holds up to two die sizes (as the outline of one lone die)
     reach = (lambda a, b: min(max(a, b, size), 1.5 * size)) if size else (lambda a, b: max(a, b))
     # two candidates inside the outline of one lone die (die_regions: convex, about square,
     # at most two die sizes across) are that die however far apart (a top face and a tall
@@ -864,12 +866,14 @@ def one_per_die(
         r = int(lab[min(max(int(f.y), 0), lab.shape[0] - 1), min(max(int(f.x), 0), lab.shape[1] - 1)])
         return r if r and sizes[r] <= 2.0 * (size or f.size) else 0
 
-    kept: list[Face] = []
-    for f, _, _ in order:
+    kept: list[tuple[Face, float]] = []  # (face, its reach when it agrees, else 0)
+    for f, _, agreed in order:
         rf = region(f)
-        if all(hypot(f.x - k.x, f.y - k.y) > params.same_die * reach(k.size, f.size) and not (rf and region(k) == rf) for k in kept):
-            kept.append(f)
-    return kept
+        if all(
+            hypot(f.x - k.x, f.y - k.y) > params.same_die * (own or reach(k.size, f.size)) and not (rf and region(k) == rf) for k, own in kept
+        ):
+            kept.append((f, min(max(f.size, size), 2.0 * size) if agreed else 0.0))
+    return [f for f, _ in kept]
 
 
 def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:

@@ -157,7 +157,8 @@ def test_a_candidate_with_an_outsized_die_size_does_not_swallow_its_neighbours()
         draw_die(img, value, (x, 100), 40, 0.0)
     faces = candidate_faces(img)
     middle = min(range(len(faces)), key=lambda i: abs(faces[i].x - 180) + abs(faces[i].y - 100))
-    faces[middle] = replace(faces[middle], size=200.0)
+    # (a lone blob: one pip, so it is no clear face that agrees with the network, whose own size would count)
+    faces[middle] = replace(faces[middle], size=200.0, pips=1)
     kept = learned_faces(img, faces)
     assert sorted((round(f.x / 60), f.value) for f in kept) == [(2, 2), (3, 4), (4, 6)]
 
@@ -240,3 +241,21 @@ def test_a_face_agrees_with_the_network_when_its_round_pips_are_the_count_read()
     assert not agrees(face, 5, 0.9)
     assert not agrees(face, 4, 0.4)
     assert not agrees(replace(face, pips=1, value=1), 1, 0.9)
+
+
+def test_a_face_that_agrees_claims_its_own_size_however_big_the_die_is_in_the_picture() -> None:
+    # a die near an oblique camera is twice the picture's die size (set by the far dice); its
+    # side face, 1.5 picture die sizes below its top face, is that die, not a die of its own
+    # (a face that agrees claims up to two picture die sizes)
+    from dataclasses import replace
+
+    from vision.dice import Face, one_per_die
+
+    top = Face(100.0, 100.0, 60.0, 6, 0.95, 0.9, (70.0, 70.0, 130.0, 130.0), 6)
+    side = replace(top, y=145.0, value=2, pips=2, roundness=0.45)
+    far = replace(top, x=300.0, size=30.0)
+    cands = [(top, 0.9, True), (side, 0.85, False), (far, 0.9, True)]
+    assert [(f.x, f.y) for f in one_per_die(cands, 30.0)] == [(100.0, 100.0), (300.0, 100.0)]
+    # a lone big blob (no face that agrees) still claims at most 1.5 picture die sizes
+    cands[0] = (top, 0.9, False)
+    assert len(one_per_die(cands, 30.0)) == 3
