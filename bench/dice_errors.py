@@ -1,0 +1,121 @@
+"""Where the dice reader loses dice on the *tune* part: every error sorted by kind, counted, and listed.
+
+Usage: ``python bench/dice_errors.py DATA_DIR [--set NAME] [--list]``
+
+Runs only the tune part of each set (``bench/dice_accuracy.py``'s ``part_of``):
+the held-out part is for whole-set figures only, never looked at photo by photo.
+Each labelled die is sorted into one kind (a reading matched to it: its centre
+inside the labelled box, as in ``bench/dice_accuracy.py``):
+
+- ``missed, no candidate``: no reading, and no candidate face (:func:`vision.dice.candidate_faces`) in its box;
+- ``missed, candidate``: no reading, but a candidate in its box (dropped as no die, or another die's reading chosen);
+- ``wrong, centred right``: read wrong, while a crop centred on the labelled box (the picture's die size,
+  as the trainer's validation cuts it) reads it right: the pipeline's crop is at fault;
+- ``wrong, centred wrong``: read wrong, and wrong on the centred crop too: the network;
+- ``unsure, centred right`` / ``unsure, centred wrong``: reported unsure;
+- ``right`` (and ``right, centred wrong``).
+
+Readings matched to no label are ``extra, near`` (within 1.5 die sizes of a labelled die:
+mostly a second reading of it) or ``extra, far``; unsure ones matched to nothing are counted
+apart (they cost nothing). ``--list`` prints each error: photo, kind, label, reading, centre
+(image pixels), the centred crop's value and probability.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.dice_accuracy import match, part_of  # noqa: E402
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_regions, die_size, read_dice, table_background, working_copy  # noqa: E402
+from vision.dice_model import classify  # noqa: E402
+
+Row = tuple[str, str, object, object, int, int, str]
+
+
+def errors_of(name: str, image: np.ndarray, labels: list[dict]) -> tuple[Counter[str], list[Row]]:
+    """The kinds of one photo's labelled dice and readings, and a row per error."""
+    readings = read_dice(image)
+    work, scale = working_copy(image)
+    background = table_background(work)
+    faces = candidate_faces(work, DEFAULT, background, die_regions(work, background))
+    size = die_size(faces)
+    centres = []
+    for lab in labels:
+        x0, y0, x1, y1 = (v * scale for v in lab["box"])
+        centres.append(((x0 + x1) / 2, (y0 + y1) / 2, size or float(np.sqrt((x1 - x0) * (y1 - y0)))))
+    probs = classify(work, np.array(centres, np.float32)) if centres else np.zeros((0, 7), np.float32)
+    kinds: Counter[str] = Counter()
+    rows: list[Row] = []
+    matched = match(labels, readings)
+    for lab, j, p, (cx, cy, _) in zip(labels, matched, probs, centres):
+        die = 1.0 - float(p[0])
+        v = int(np.argmax(p[1:])) + 1
+        centred_right = die >= DEFAULT.min_die and v == lab["value"] and p[v] / die >= CONFIDENCE_THRESHOLD
+        centred = "centred right" if centred_right else "centred wrong"
+        x0, y0, x1, y1 = lab["box"]
+        if j is None:
+            inside = any(x0 <= f.x / scale <= x1 and y0 <= f.y / scale <= y1 for f in faces)
+            kind = "missed, candidate" if inside else "missed, no candidate"
+            read: object = "-"
+        else:
+            read = readings[j].value
+            kind = "unsure, " + centred if read is None else ("right" if centred_right else "right, centred wrong") if read == lab["value"] else "wrong, " + centred
+        kinds[kind] += 1
+        if not kind.startswith("right"):
+            rows.append((name, kind, lab["value"], read, round(cx / scale), round(cy / scale), f"{v} {float(p[v]) / max(die, 1e-9):.2f}"))
+    used = {j for j in matched if j is not None}
+    for j, r in enumerate(readings):
+        if j in used:
+            continue
+        if r.value is None:
+            kinds["unsure, matched to no label"] += 1
+            continue
+        near = any(np.hypot(r.center[0] - cx / scale, r.center[1] - cy / scale) < 1.5 * s / scale for cx, cy, s in centres)
+        kind = "extra, near" if near else "extra, far"
+        kinds[kind] += 1
+        rows.append((name, kind, "-", r.value, round(r.center[0]), round(r.center[1]), f"conf {r.confidence:.2f}"))
+    return kinds, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data_dir", type=Path)
+    ap.add_argument("--set", dest="sets", action="append", help="only this data set (repeatable)")
+    ap.add_argument("--list", action="store_true", help="print every error, photo by photo")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    for folder in sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists()):
+        if args.sets and folder.name not in args.sets:
+            continue
+        labels = json.loads((folder / "labels.json").read_text())
+        total: Counter[str] = Counter()
+        rows: list[Row] = []
+        names = sorted(n for n in labels if part_of(n) == "tune")
+        for name in names:
+            image = cv2.imread(str(folder / "images" / name))
+            if image is None:
+                raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+            kinds, found = errors_of(name, image, labels[name])
+            total += kinds
+            rows.extend(found)
+        dice = sum(n for k, n in total.items() if not k.startswith(("extra", "unsure, matched")))
+        print(f"{folder.name} / tune: {len(names)} photos, {dice} dice")
+        for kind, n in sorted(total.items()):
+            print(f"  {kind:32s} {n:4d}")
+        if args.list:
+            for row in rows:
+                print("   ", *row)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
