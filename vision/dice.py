@@ -838,16 +838,18 @@ def one_per_die(
     ``surety`` is the classifier's probability of the die times its
     confidence in the value; ``agrees``: :func:`agrees`, the candidate is a
     clear face whose own pip count the classifier reads.
+
     Candidates closer than ``same_die`` die sizes (``size``, the picture's,
     :func:`die_size`, or the candidates' own if bigger, up to 1.5 times the
     picture's; of a kept candidate that agrees, its own if bigger, up to twice
-    the picture's: its pips' spread measures it), or lying in the outline of one lone die (``regions``,
-    :func:`die_regions`), are one die, and the first of them in this order
-    wins: candidates that agree, then the surest. (A crop round a stray pip of
-    a die, a corner or a side face's pip, often reads the die as surely as the
-    crop round its top face; it lies off the die's centre, so two of them on
-    either side of the die can be further apart than ``same_die``; the top face
-    between them, whose pips the network counts alike, is the die.)
+    the picture's: its pips' spread measures it), or lying in the outline of
+    one lone die (``regions``, :func:`die_regions`), are one die, and the first
+    of them in this order wins: candidates that agree, then the surest. (A crop
+    round a stray blob of a die, a corner or a side face's pip, often reads the
+    die as surely as the crop round its top face; it lies off the die's centre,
+    so two of them on either side of the die can be further apart than
+    ``same_die``; the top face between them, whose pips the network counts
+    alike, is the die.)
     """
     order = sorted(cands, key=lambda t: (not t[2], -t[1]))
     # how far apart two candidates of one die can be: the picture's die size, or their own
