@@ -117,7 +117,7 @@ class Pip:
 
     @property
     def diameter(self) -> float:
-        return float(2.0 * np.sqrt(self.area / np.pi))
+        return 2.0 * sqrt(self.area / pi)  # (math's root of a float: numpy's, without its wrapper)
 
 
 def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -593,7 +593,7 @@ def _pattern_score(pts: np.ndarray, diam: float, err: float | None = None) -> fl
     """Confidence 0..1 that ``pts`` form a die face (``err``: their :func:`pattern_error`, when known)."""
     if err is None:
         err = pattern_error(pts, diam)
-    return float(np.clip(1.0 - err / 0.5, 0.0, 1.0)) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
+    return min(max(1.0 - err / 0.5, 0.0), 1.0) * 0.5 + 0.5 if err < 0.5 else float(max(0.0, 0.5 - err))
 
 
 FIT_ERROR = 0.35
@@ -868,14 +868,14 @@ def one_per_die(
         r = int(lab[min(max(int(f.y), 0), lab.shape[0] - 1), min(max(int(f.x), 0), lab.shape[1] - 1)])
         return r if r and sizes[r] <= 2.0 * (size or f.size) else 0
 
-    kept: list[tuple[Face, float]] = []  # (face, its reach when it agrees, else 0)
+    kept: list[tuple[Face, int, float]] = []  # (face, its region, its reach when it agrees, else 0)
     for f, _, agreed in order:
         rf = region(f)
         if all(
-            hypot(f.x - k.x, f.y - k.y) > params.same_die * (own or reach(k.size, f.size)) and not (rf and region(k) == rf) for k, own in kept
+            hypot(f.x - k.x, f.y - k.y) > params.same_die * (own or reach(k.size, f.size)) and not (rf and rk == rf) for k, rk, own in kept
         ):
-            kept.append((f, min(max(f.size, size), 2.0 * size) if agreed else 0.0))
-    return [f for f, _ in kept]
+            kept.append((f, rf, min(max(f.size, size), 2.0 * size) if agreed else 0.0))
+    return [f for f, _, _ in kept]
 
 
 def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
