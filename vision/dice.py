@@ -283,16 +283,21 @@ _BAND_GAP = 4
 
 def _blobs_in(values: np.ndarray, levels: Sequence[float], params: Params, min_peak: float, x_off: int = 0, y_off: int = 0, depth: int = 0) -> list[_Blob]:
     """:func:`_blobs` in a part of the picture whose pixels are ``x_off``, ``y_off`` from the picture's corner."""
-    hot = values > min_peak
-    if not hot.any():  # no component reaches the peak (most opponent-colour channels of most frames)
-        return []
     mask = (values > levels[0]).view(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_BBDT)
-    if n <= 1:
-        return []
-    # components that reach the pip peak at all, in label order
-    peaked = np.flatnonzero(np.bincount(labels[hot], minlength=n)[1:]).tolist()
-    if not peaked:
+    if levels[0] >= min_peak:
+        # (a cut inside a component, at a level at least the peak: every component reaches the peak)
+        if not mask.any():
+            return []
+        n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_BBDT)
+        peaked = list(range(n - 1))
+    else:
+        hot = values > min_peak
+        if not hot.any():  # no component reaches the peak (most opponent-colour channels of most frames)
+            return []
+        n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_BBDT)
+        # components that reach the pip peak at all, in label order
+        peaked = np.flatnonzero(np.bincount(labels[hot], minlength=n)[1:]).tolist()
+    if n <= 1 or not peaked:
         return []
     boxes = stats.tolist()
     out: list[_Blob] = []
@@ -302,13 +307,13 @@ def _blobs_in(values: np.ndarray, levels: Sequence[float], params: Params, min_p
         ok = params.min_pip_area <= area <= params.max_pip_area
         ok = ok and max(w, h) <= params.max_elongation * min(w, h) + 2
         ok = ok and area >= 0.4 * w * h  # a disc fills pi/4 of its box; a diagonal ellipse less
+        box = values[y0 : y0 + h, x0 : x0 + w]
         inside = labels[y0 : y0 + h, x0 : x0 + w] == i
         blob = _round_blob(inside, params) if ok else None
         if blob is None:
             inner: list[_Blob] = []
-            if len(levels) > 1 and area >= 2 * params.min_pip_area and (values[y0 : y0 + h, x0 : x0 + w][inside] > levels[1]).any():
-                crop = np.where(inside, values[y0 : y0 + h, x0 : x0 + w], 0)
-                inner = _blobs_in(crop, levels[1:], params, min_peak, x_off + x0, y_off + y0, depth + 1)
+            if len(levels) > 1 and area >= 2 * params.min_pip_area and (box[inside] > levels[1]).any():
+                inner = _blobs_in(np.where(inside, box, 0), levels[1:], params, min_peak, x_off + x0, y_off + y0, depth + 1)
             out.extend(inner)
             if inner or not ok or area < params.min_ring_area:
                 continue
@@ -321,7 +326,7 @@ def _blobs_in(values: np.ndarray, levels: Sequence[float], params: Params, min_p
             if blob is None:
                 continue
         bx, by, barea, roundness, ang = blob
-        peak = float(values[y0 : y0 + h, x0 : x0 + w][inside].max())
+        peak = float(box[inside].max())
         out.append((bx + x0 + x_off, by + y0 + y_off, barea, roundness, ang, peak, depth))
     return out
 
