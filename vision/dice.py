@@ -340,12 +340,24 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     """
     rows: list[tuple[float, ...]] = []
     thresholds = (params.pip_threshold, params.chroma_threshold, params.chroma_threshold)
-    channels = cv2.split(evidence)
+    # each channel's largest and smallest value (a channel and sign that reach no pip peak are not searched;
+    # most opponent-colour channels of most frames)
+    evidence = np.ascontiguousarray(evidence)
+    by_column = evidence.reshape(evidence.shape[0], -1)
+    highest = by_column.max(axis=0).reshape(-1, 3).max(axis=0).tolist()
+    lowest = by_column.min(axis=0).reshape(-1, 3).min(axis=0).tolist()
     for ch in range(3):
+        min_peak = params.min_peak * thresholds[ch] / params.pip_threshold
+        peak32 = float(evidence.dtype.type(min_peak))  # (numpy compares a float32 picture with a float in float32)
+        if not (highest[ch] > peak32 or -lowest[ch] > peak32):
+            continue
+        channel = cv2.extractChannel(evidence, ch)
         for sign in (-1.0, 1.0):
-            s = channels[ch] if sign > 0 else np.negative(channels[ch])
+            if not (highest[ch] if sign > 0 else -lowest[ch]) > peak32:
+                continue
+            s = channel if sign > 0 else np.negative(channel)
             levels = [thresholds[ch] * f for f in (params.levels if ch == 0 else params.levels[:2])]
-            for blob in _blobs(s, levels, params, params.min_peak * thresholds[ch] / params.pip_threshold):
+            for blob in _blobs(s, levels, params, min_peak):
                 rows.append((*blob, ch, sign))
     if not rows:
         return []
