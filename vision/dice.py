@@ -430,10 +430,10 @@ def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAU
     """
     # the colour change: the sum of the channels' changes over sqrt 3 (about the Euclidean
     # distance), rounded to whole units, above region_colour; that is a sum of the changes
-    # above a limit, which is summed in bytes when the limit allows (a sum past 255 saturates)
+    # above a limit (summed in 16 bits, plane by plane: faster than a transform of the pixels)
     limit = (floor(params.region_colour) + 0.5) * sqrt(3)
-    diff = cv2.absdiff(work, background)
-    change = cv2.transform(diff if limit < 255 else diff.astype(np.float32), np.ones((1, 3)))
+    b, g, r = cv2.split(cv2.absdiff(work, background))
+    change = cv2.add(cv2.add(b, g, dtype=cv2.CV_16U), r, dtype=cv2.CV_16U)
     mask = cv2.morphologyEx((change > limit).view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     labels = np.zeros(work.shape[:2], np.int32)
