@@ -172,23 +172,26 @@ def candidate_faces(
     pips = find_pips(_difference_of_gaussians(work, fine, params), work, params)
     if background is None:
         background = table_background(work)
-    faces: list[Face] = []
     # the colours along paths and round pips are read from a picture blurred by one pixel:
     # the fine blur of the pip evidence when it is that
     smooth = fine if params.fine_sigma == 1.0 else cv2.GaussianBlur(work, (0, 0), 1.0)
     if regions is None and params.region_colour > 0:
         regions = die_regions(work, background, params)
+    groups: list[tuple[list[Pip], float | None]] = []  # (a face's pips, their pattern error when known)
     todo = link_pips(pips, work, params, smooth, regions)
     while todo:
         group = todo.pop()
         diam = float(median([p.diameter for p in group]))
         face, rest, err = _best_face(group, diam, params)
-        f = face_of(face, work, background, params, smooth, err)
-        if f is not None:
-            faces.append(f)
+        groups.append((face, err))
         if rest:
             todo.extend(link_pips(rest, work, params, smooth, regions))
-    return faces
+    if not groups:
+        return []
+    # the learned reader reads only the colour round the pips: of all faces at once
+    colours = _ring_colours([g for g, _ in groups], smooth) if params.learned else [None] * len(groups)
+    faces = (face_of(group, work, background, params, smooth, err, colour) for (group, err), colour in zip(groups, colours))
+    return [f for f in faces if f is not None]
 
 
 _OPPONENT = np.array(
@@ -690,9 +693,16 @@ class Face:
 
 
 def face_of(
-    group: list[Pip], work: np.ndarray, background: np.ndarray, params: Params, smooth: np.ndarray | None = None, err: float | None = None
+    group: list[Pip],
+    work: np.ndarray,
+    background: np.ndarray,
+    params: Params,
+    smooth: np.ndarray | None = None,
+    err: float | None = None,
+    colour: np.ndarray | None = None,
 ) -> Face | None:
-    """The face a pip group forms, or None if it is no die (``err``: its :func:`pattern_error`, when known)."""
+    """The face a pip group forms, or None if it is no die (``err``: its :func:`pattern_error`, when known;
+    ``colour``: with ``params.learned``, the face's colour round its pips, :func:`_ring_colours`, when known)."""
     n = len(group)
     xs = [p.x for p in group]
     ys = [p.y for p in group]
@@ -707,7 +717,7 @@ def face_of(
     x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    clutter, face = _face_ring(group, work if smooth is None else smooth, params.learned)
+    clutter, face = (0.0, colour) if colour is not None and params.learned else _face_ring(group, work if smooth is None else smooth, params.learned)
     # the table under the die, from the background model (the die itself is removed from it)
     to_table = face - background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
     contrast = float(np.sqrt(to_table.dot(to_table)))  # (the norm, without its wrapper)
@@ -758,6 +768,29 @@ def _face_ring(group: list[Pip], smooth: np.ndarray, colour_only: bool = False) 
     centre = smooth[cy, cx].astype(np.float32)
     ratios = spread / (np.linalg.norm(centre - ref, axis=1) + 1.0)
     return float(np.median(ratios)), np.median(ring.reshape(-1, 3), axis=0)
+
+
+def _ring_colours(groups: list[list[Pip]], smooth: np.ndarray) -> np.ndarray:
+    """The colour of the face round each group's pips, as :func:`_face_ring` gives it with ``colour_only``,
+    for all groups at once: (groups, 3) float32.
+
+    Every pip's ring is sampled as there; each group's samples are sorted in a row of
+    their own, padded with a value above any byte, and the middle two averaged.
+    """
+    h, w = smooth.shape[:2]
+    p = np.array([[q.x, q.y, q.diameter, q.roundness] for g in groups for q in g])
+    r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
+    xs = np.minimum(np.maximum(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0), w - 1)
+    ys = np.minimum(np.maximum(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0), h - 1)
+    samples = smooth[ys.ravel(), xs.ravel()]  # (pips * 16, 3), group by group
+    counts = len(_RING) * np.array([len(g) for g in groups])
+    starts = np.cumsum(counts) - counts
+    rows = np.repeat(np.arange(len(groups)), counts)
+    padded = np.full((len(groups), int(counts.max()), 3), 256, np.uint16)
+    padded[rows, np.arange(len(rows)) - starts[rows]] = samples
+    padded.sort(axis=1)
+    middle, every = counts // 2, np.arange(len(groups))
+    return (padded[every, middle - 1].astype(np.float32) + padded[every, middle]) / np.float32(2)
 
 
 def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
