@@ -590,12 +590,12 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
     ang_w = np.arctan2(w[:, 1], w[:, 0])
     ok_w = np.hypot(w[:, 0], w[:, 1]) >= 0.3
     mm, am, mirror = models
+    m = mm[mirror]  # (A, n, 2): the model each direction belongs to
     # every rotation that puts some model pip onto some point's direction, for the pattern and its mirror image
-    t = (ang_w[ok_w][:, None] - am[None, :]).ravel()
-    c, s = np.cos(t), np.sin(t)
-    m = mm[np.tile(mirror, int(ok_w.sum()))]  # (R, n, 2): the model each rotation turns
-    rx = m[:, :, 0] * c[:, None] - m[:, :, 1] * s[:, None]  # (R, n)
-    ry = m[:, :, 0] * s[:, None] + m[:, :, 1] * c[:, None]
+    t = ang_w[ok_w][:, None] - am[None, :]  # (point, A): R = point * A rotations
+    c, s = np.cos(t)[:, :, None], np.sin(t)[:, :, None]
+    rx = (m[None, :, :, 0] * c - m[None, :, :, 1] * s).reshape(-1, n)  # (R, n)
+    ry = (m[None, :, :, 0] * s + m[None, :, :, 1] * c).reshape(-1, n)
     d = np.hypot(w[None, :, None, 0] - rx[:, None, :], w[None, :, None, 1] - ry[:, None, :])  # (R, point, model)
     err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))
     # one-to-one: every point must take a different model pip
@@ -606,10 +606,15 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
 
 def _white_faces(model: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The whitened face pattern and its mirror image (2, n, 2); the directions of their pips off the centre
-    (the centre pip left out); and for each direction, which of the two it belongs to."""
+    (the centre pip left out); and for each direction, which of the two it belongs to.
+
+    A pattern that is its own mirror image (the faces of a die are) has no mirror image
+    to search: (1, n, 2), the pattern alone.
+    """
     m = _whiten(model)
     assert m is not None
-    both = np.stack([m, m * np.array([1.0, -1.0])])
+    symmetric = sorted(map(tuple, model.tolist())) == sorted(map(tuple, (model * np.array([1.0, -1.0])).tolist()))
+    both = m[None] if symmetric else np.stack([m, m * np.array([1.0, -1.0])])
     ang, mirror = [], []
     for k, mm in enumerate(both):
         am = np.arctan2(mm[:, 1], mm[:, 0])[np.hypot(mm[:, 0], mm[:, 1]) >= 0.3]

@@ -277,3 +277,20 @@ def test_face_colours_of_all_faces_at_once_are_those_of_each_face() -> None:
     assert {len(g) for g in groups} >= {1, 2, 3, 4, 5, 6}
     each = np.array([_face_ring(g, smooth, colour_only=True)[1] for g in groups])
     assert np.array_equal(_ring_colours(groups, smooth), each)
+
+
+def test_face_patterns_are_searched_in_mirror_image_only_when_that_differs() -> None:
+    # the faces of a die are their own mirror images (a mirror search would find the same
+    # rotations again); a pattern that is not is searched in its mirror image too
+    from vision.dice import _FACES, _white_faces, pattern_error
+
+    assert all(len(_white_faces(model)[0]) == 1 for model in _FACES.values())
+    slanted = np.array([[0, 0], [2, 0], [3, 1], [0, 2]], float)
+    assert len(_white_faces(slanted)[0]) == 2
+    rng = np.random.default_rng(4)
+    for n, model in _FACES.items():
+        turn = rng.uniform(0, 2 * np.pi)
+        rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        seen = model @ rot.T * [1.0, 0.6] * 9.0 + 50.0  # turned and seen at a slant
+        assert pattern_error(seen, 3.0) < 1e-6
+        assert pattern_error(seen * [-1.0, 1.0], 3.0) < 1e-6  # its mirror image fits as well
