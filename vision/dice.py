@@ -304,18 +304,23 @@ def _blobs_in(values: np.ndarray, levels: Sequence[float], params: Params, min_p
         return []
     boxes = stats.tolist()
     out: list[_Blob] = []
+    # the next level as numpy compares it with the values (in their own precision)
+    next_level = float(values.dtype.type(levels[1])) if len(levels) > 1 else 0.0
     for i in peaked:
         i += 1
         x0, y0, w, h, area = boxes[i]
         ok = params.min_pip_area <= area <= params.max_pip_area
         ok = ok and max(w, h) <= params.max_elongation * min(w, h) + 2
         ok = ok and area >= 0.4 * w * h  # a disc fills pi/4 of its box; a diagonal ellipse less
+        cut = len(levels) > 1 and area >= 2 * params.min_pip_area
+        if not ok and not cut:  # no pip, and too small to hold one at the next level
+            continue
         box = values[y0 : y0 + h, x0 : x0 + w]
         inside = labels[y0 : y0 + h, x0 : x0 + w] == i
         blob = _round_blob(inside, params) if ok else None
         if blob is None:
             inner: list[_Blob] = []
-            if len(levels) > 1 and area >= 2 * params.min_pip_area and (box[inside] > levels[1]).any():
+            if cut and cv2.minMaxLoc(box, inside.view(np.uint8))[1] > next_level:
                 inner = _blobs_in(np.where(inside, box, 0), levels[1:], params, min_peak, x_off + x0, y_off + y0, depth + 1)
             out.extend(inner)
             if inner or not ok or area < params.min_ring_area:
@@ -329,7 +334,7 @@ def _blobs_in(values: np.ndarray, levels: Sequence[float], params: Params, min_p
             if blob is None:
                 continue
         bx, by, barea, roundness, ang = blob
-        peak = float(box[inside].max())
+        peak = cv2.minMaxLoc(box, inside.view(np.uint8))[1]
         out.append((bx + x0 + x_off, by + y0 + y_off, barea, roundness, ang, peak, depth))
     return out
 
