@@ -372,8 +372,8 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     a = np.array(rows)
     x, y, area, roundness, ang, peak, level, ch_of, sign_of = a.T
     h, w = evidence.shape[:2]
-    xi = np.clip(np.round(x).astype(int), 0, w - 1)
-    yi = np.clip(np.round(y).astype(int), 0, h - 1)
+    xi = np.minimum(np.maximum(np.round(x).astype(int), 0), w - 1)  # (clip, without its wrapper)
+    yi = np.minimum(np.maximum(np.round(y).astype(int), 0), h - 1)
     colours = work[yi, xi].astype(float) if work is not None else np.zeros((len(a), 3))
     dark = np.where(ch_of == 0, sign_of < 0, evidence[yi, xi, 0] <= 0)
     diam = 2.0 * np.sqrt(area / np.pi)
@@ -385,15 +385,19 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     x, y, diam = x[order], y[order], diam[order]
     big = np.maximum(diam[:, None], diam[None, :])
     same = (np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :]) <= 0.5 * big) & (big <= 5.0 * np.minimum(diam[:, None], diam[None, :]))
-    kept = np.zeros(len(order), bool)
+    # (`same` is symmetric: a blob is kept when no blob kept before it has marked it)
+    marked = np.zeros(len(order), bool)
+    kept: list[int] = []
     for k in range(len(order)):
-        if not (same[k] & kept).any():
-            kept[k] = True
+        if not marked[k]:
+            kept.append(k)
+            marked |= same[k]
+    xs, ys, js = x.tolist(), y.tolist(), order.tolist()
+    areas, peaks, rounds, angles, cols, darks = area.tolist(), peak.tolist(), roundness.tolist(), ang.tolist(), colours.tolist(), dark.tolist()
     pips: list[Pip] = []
-    for k in np.flatnonzero(kept).tolist():
-        j = int(order[k])
-        c = colours[j]
-        pips.append(Pip(float(x[k]), float(y[k]), float(area[j]), float(peak[j]), float(roundness[j]), float(ang[j]), (float(c[0]), float(c[1]), float(c[2])), bool(dark[j])))
+    for k in kept:
+        j = js[k]
+        pips.append(Pip(xs[k], ys[k], areas[j], peaks[j], rounds[j], angles[j], tuple(cols[j]), darks[j]))
     return pips
 
 
