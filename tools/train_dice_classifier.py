@@ -1,7 +1,7 @@
 """Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on numpy).
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
-[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--crop N] [--seed N]
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--crop N] [--seed N]
 [--validate [--save-probs FILE.npz]]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
@@ -44,7 +44,10 @@ misjudged; default 0) and ``--blur SIGMA`` (a random Gaussian blur of up to
 SIGMA crop pixels on half the crops; default 0), ``--synthetic N`` (drawn
 tables, default 300) and ``--contrast C`` (the least colour difference, summed
 over B, G and R, between a drawn die's body and its pips, default 200; lower
-draws fainter pips), ``--crop N`` (the side of the network's square crop in
+draws fainter pips), ``--solid P`` (the share of drawn dice drawn as solids by
+:func:`draw_solid_die`: side faces with their own pips showing beside the top
+face, marbled or translucent bodies, like the dice of a tray photo; default 0),
+``--crop N`` (the side of the network's square crop in
 pixels, a multiple of 8, default ``vision.dice_model.CROP`` = 32; the crop
 still covers ``CROP_FACTOR`` die sizes, so a larger side sees the die at a
 higher resolution; the reader takes the side from the record's ``"crop"``).
@@ -91,7 +94,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from dice_accuracy import part_of  # noqa: E402
 
 from vision.dice import DEFAULT, candidate_faces, die_size, working_copy  # noqa: E402
-from vision.synth import draw_die  # noqa: E402
+from vision.synth import PIPS, draw_die  # noqa: E402
 from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, features  # noqa: E402
 
 AUGMENT = 16
@@ -151,11 +154,13 @@ def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.nd
     return work, np.array(rows, np.float32).reshape(-1, 3), np.array(classes, np.int64)
 
 
-def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST) -> tuple[np.ndarray, list[dict]]:
+def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: float = 0.0) -> tuple[np.ndarray, list[dict]]:
     """A drawn table (``vision.synth.draw_die``) with 3-9 dice of random colours, sizes and turns, blurred, noisy and JPEG-compressed.
 
     Drawn dice teach the clean idea of each face (the photo sets have few dice
-    colours and one camera each); the labels are exact.
+    colours and one camera each); the labels are exact. A share ``solid`` of the
+    dice is drawn by :func:`draw_solid_die`, its box round the whole die as in
+    the tray photos.
     """
     h, w = 480, 640
     base = rng.integers(40, 230, 3)
@@ -181,14 +186,90 @@ def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST) -> tuple
             pip = rng.integers(0, 256, 3)
         value = int(rng.integers(1, 7))
         s = size * float(rng.uniform(0.9, 1.1))
-        draw_die(img, value, (x, y), s, float(rng.uniform(0, 90)), tuple(int(c) for c in body), tuple(int(c) for c in pip))  # type: ignore[arg-type]
-        labels.append({"value": value, "box": [x - s / 2, y - s / 2, x + s / 2, y + s / 2]})
+        if solid and rng.random() < solid:
+            box = draw_solid_die(img, value, (x, y), s, float(rng.uniform(0, 90)), body.astype(np.float32), pip.astype(np.float32), rng)
+        else:
+            draw_die(img, value, (x, y), s, float(rng.uniform(0, 90)), tuple(int(c) for c in body), tuple(int(c) for c in pip))  # type: ignore[arg-type]
+            box = [x - s / 2, y - s / 2, x + s / 2, y + s / 2]
+        labels.append({"value": value, "box": box})
     sigma = float(rng.uniform(0.0, 1.3))
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = np.clip(img + rng.normal(0, rng.uniform(1, 6), img.shape), 0, 255).astype(np.uint8)
     _, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
     return np.asarray(cv2.imdecode(jpg, cv2.IMREAD_COLOR), np.uint8), labels
+
+
+def draw_solid_die(image: np.ndarray, value: int, center: tuple[float, float], size: float, angle: float,
+                   body: np.ndarray, pip: np.ndarray, rng: np.random.Generator) -> list[float]:
+    """A die drawn as a solid (in place; returns its box x0, y0, x1, y1): its top face and the side faces a camera off-centre sees.
+
+    Harder than :func:`vision.synth.draw_die`, like the dice of a tray photo: the
+    side faces (darker, with pips of their own, foreshortened) show beside the top
+    face on a random side by up to 0.4 die sizes; half the dice are marbled
+    (bands of a second colour through the body), a third translucent (the table
+    shows through the body, the pips are fainter).
+    """
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    rot = np.array([[c, -s], [s, c]])
+    half = size / 2
+    top = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T + center
+    lean = float(rng.uniform(0.0, 0.4)) * size
+    theta = float(rng.uniform(0, 2 * np.pi))
+    shift = np.array([np.cos(theta), np.sin(theta)]) * lean  # the bottom of the die lies this way
+    h, w = image.shape[:2]
+
+    def mask(draw: Any) -> np.ndarray:
+        m = np.zeros((h, w), np.uint8)
+        draw(m)
+        return m.astype(np.float32)[..., None] / 255.0
+
+    def poly(points: np.ndarray) -> Any:
+        return lambda m: cv2.fillConvexPoly(m, np.round(points * 16).astype(np.int32), 255, cv2.LINE_AA, shift=4)
+
+    silhouette = mask(poly(cv2.convexHull(np.vstack([top, top + shift]).astype(np.float32)).reshape(-1, 2)))
+    top_face = mask(poly(top))
+    pips = np.zeros((h, w), np.uint8)
+    radius = size * 0.09
+    for px, py in PIPS[value]:
+        x, y = np.array([px * size * 0.27, py * size * 0.27]) @ rot.T + center
+        cv2.circle(pips, (int(round(x * 16)), int(round(y * 16))), int(round(radius * 16)), 255, -1, cv2.LINE_AA, shift=4)
+    centre = np.asarray(center, np.float64)
+    for i in range(4):
+        a, b = top[i], top[(i + 1) % 4]
+        normal = ((a + b) / 2 - centre) / half
+        depth = float(np.dot(shift, normal))  # how far this side face shows
+        if depth <= 0:  # it faces away from the camera
+            continue
+        along, down = (b - a) / 2, shift / 2
+        mid = (a + b) / 2 + down
+        side_value = int(rng.integers(1, 7))
+        swap = bool(rng.integers(0, 2))
+        for px, py in PIPS[side_value]:
+            u, v = (py, px) if swap else (px, py)
+            x, y = mid + u * 0.54 * along + v * 0.54 * down
+            axes = (int(round(radius * 16)), int(round(radius * depth / size * 16)))
+            if axes[1] < 8:
+                continue
+            cv2.ellipse(pips, (int(round(x * 16)), int(round(y * 16))), axes, float(np.degrees(np.arctan2(along[1], along[0]))),
+                        0, 360, 255, -1, cv2.LINE_AA, shift=4)
+    colour = np.empty((h, w, 3), np.float32)
+    colour[:] = body
+    if rng.random() < 0.5:  # marbled: bands of a second colour
+        field = cv2.resize(rng.random((max(2, h // 24), max(2, w // 24))).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        bands = (0.5 + 0.5 * np.sin(2 * np.pi * float(rng.uniform(2, 6)) * field)) ** float(rng.uniform(1, 4))
+        colour += (rng.integers(0, 256, 3).astype(np.float32) - body) * bands[..., None]
+    shade = 1.0 - (silhouette - top_face) * float(rng.uniform(0.15, 0.5))  # side faces are darker
+    pip_alpha = pips.astype(np.float32)[..., None] / 255.0
+    see_through = float(rng.uniform(0.2, 0.5)) if rng.random() < 0.33 else 0.0
+    if see_through:
+        colour = colour * (1 - see_through) + image * see_through
+        pip_alpha *= float(rng.uniform(0.5, 0.9))
+    colour = colour * shade * (1 - pip_alpha) + pip * pip_alpha * shade
+    out = image * (1 - silhouette) + colour * silhouette
+    image[:] = np.clip(out, 0, 255).astype(np.uint8)
+    corners = np.vstack([top, top + shift])
+    return [float(v) for v in (*corners.min(axis=0), *corners.max(axis=0))]
 
 
 def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, times: int, crop: int = CROP) -> np.ndarray:
@@ -207,7 +288,7 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
 
 
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
-            crop: int = CROP, seed: int = SEED) -> tuple[np.ndarray, np.ndarray, list[str]]:
+            crop: int = CROP, seed: int = SEED, solid: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Augmented crops and classes of the ``part`` photos (:func:`photos`) and the drawn tables, and what was used.
 
     ``rng`` draws everything random; ``seed`` (the one ``rng`` was made from) is only named in what was used.
@@ -231,12 +312,13 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
         used.append(f"{folder.name}: {len(names)} {part} photos")
         print(f"{folder.name}: {len(names)} {part} photos ({time.perf_counter() - t0:.0f} s)", flush=True)
     for _ in range(synthetic):
-        image, labs = synthetic_scene(rng, contrast)
+        image, labs = synthetic_scene(rng, contrast, solid)
         work, rows, cls = samples_of(image, labs)
         if len(rows):
             images.append(augmented(work, rows, rng, AUGMENT // 2, crop))
             classes.append(np.tile(cls, AUGMENT // 2))
     faint = f", pip contrast at least {contrast}" if contrast != CONTRAST else ""
+    faint += f", {solid:g} of the dice drawn as solids (draw_solid_die)" if solid else ""
     used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {seed}{faint})")
     print(f"synthetic: {synthetic} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
     return np.concatenate(images), np.concatenate(classes), used
@@ -438,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=SYNTHETIC, help=f"drawn tables added (default {SYNTHETIC})")
     ap.add_argument("--contrast", type=int, default=CONTRAST,
                     help=f"least colour difference (sum over B, G, R) between a drawn die's body and pips (default {CONTRAST}; lower: fainter pips)")
+    ap.add_argument("--solid", type=float, default=0.0,
+                    help="share of the drawn dice drawn as solids: side faces showing, marbled or translucent bodies (draw_solid_die; default 0)")
     ap.add_argument("--crop", type=int, default=CROP, help=f"side of the network's square crop, pixels, a multiple of 8 from 16 to 128 (default {CROP})")
     ap.add_argument("--seed", type=int, default=SEED, help=f"seed of everything random: crops, drawn tables, initial weights, batches (default {SEED})")
     ap.add_argument("--validate", action="store_true",
@@ -449,9 +533,9 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("--save-probs needs --validate (it saves the inner validation probabilities)")
     if args.seed < 0:
         raise SystemExit(f"--seed {args.seed}: out of range (a seed is >= 0)")
-    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast"):
+    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid"):
         v = getattr(args, opt)
-        if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1):
+        if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1) or (opt == "solid" and v > 1):
             raise SystemExit(f"--{opt.replace('_', '-')} {v}: out of range")
     if args.crop % 8 or not 16 <= args.crop <= 128:
         raise SystemExit(f"--crop {args.crop}: must be a multiple of 8 from 16 to 128 (three 2x2 poolings)")
@@ -463,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     print(f"crop {args.crop} px, seed {args.seed}", flush=True)
     val = validation_set(args.data_dir, args.crop) if args.validate else None
-    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed)
+    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed, args.solid)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val)
     print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)

@@ -1,0 +1,62 @@
+"""tools/train_dice_classifier.py: the drawn dice it trains on (no PyTorch needed for these)."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "train_dice_classifier.py"
+
+
+@pytest.fixture(scope="module")
+def trainer() -> dict:
+    return runpy.run_path(str(TOOL))
+
+
+TABLE = (0, 128, 0)
+
+
+def _top_face(centre: tuple[float, float], size: float, angle: float) -> np.ndarray:
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    half = size / 2
+    return np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ np.array([[c, -s], [s, c]]).T + centre
+
+
+def test_solid_dice_are_drawn_inside_their_boxes_with_side_faces_beside_the_top_face(trainer: dict) -> None:
+    size, centre, angle = 50.0, (100.0, 100.0), 20.0
+    top = _top_face(centre, size, angle)
+    inside_top = np.zeros((200, 200), np.uint8)
+    cv2.fillConvexPoly(inside_top, np.round(top).astype(np.int32), 1)
+    inside_top = cv2.dilate(inside_top, np.ones((3, 3), np.uint8)).astype(bool)
+    beside = 0
+    for seed in range(12):
+        image = np.empty((200, 200, 3), np.uint8)
+        image[:] = TABLE
+        x0, y0, x1, y1 = trainer["draw_solid_die"](image, 5, centre, size, angle, np.array([255.0, 255.0, 255.0]),
+                                                   np.array([0.0, 0.0, 200.0]), np.random.default_rng(seed))
+        changed = np.any(image != TABLE, axis=2)
+        ys, xs = np.nonzero(changed)
+        # nothing drawn outside the box (anti-aliased edges within a pixel); the box holds the top face
+        assert xs.min() >= np.floor(x0) - 1 and xs.max() <= np.ceil(x1) + 1
+        assert ys.min() >= np.floor(y0) - 1 and ys.max() <= np.ceil(y1) + 1
+        assert x0 <= top[:, 0].min() and x1 >= top[:, 0].max() and y0 <= top[:, 1].min() and y1 >= top[:, 1].max()
+        # side faces at most 0.4 die sizes wide
+        assert x1 - x0 <= np.ptp(top[:, 0]) + 0.4 * size + 1 and y1 - y0 <= np.ptp(top[:, 1]) + 0.4 * size + 1
+        # the top face is drawn over (body or pips: no table colour left in it)
+        assert changed[inside_top].mean() > 0.97
+        beside += int((changed & ~inside_top).sum() > 0.02 * size * size)
+    assert beside >= 9, f"side faces showed on {beside} of 12 dice"
+
+
+def test_solid_share_zero_draws_the_plain_tables_and_one_draws_solids(trainer: dict) -> None:
+    scene = trainer["synthetic_scene"]
+    plain, labels = scene(np.random.default_rng(1), 200, 0.0)
+    plain_again, labels_again = scene(np.random.default_rng(1), 200)
+    assert labels == labels_again and np.array_equal(plain, plain_again)
+    solid, solid_labels = scene(np.random.default_rng(1), 200, 1.0)
+    assert not np.array_equal(solid, plain)
+    assert solid_labels and all(1 <= d["value"] <= 6 for d in solid_labels)
