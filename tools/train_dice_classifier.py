@@ -60,8 +60,13 @@ another part of the file name's SHA-1 (``inner_part_of``: about 80 % inner
 set, the share of the inner validation photos' labelled dice that a crop
 centred on the die (as the reader cuts it: ``CROP_FACTOR`` picture die sizes
 wide, not turned) reads right (most likely of the 7 classes), at one look and
-averaged over four quarter turns. No model is written. Compare settings by
-these figures only, then train the chosen ones on the whole tune part; the
+averaged over four quarter turns, and how the reader would report them at one
+look (:func:`as_read`: right, unsure, wrong, no die; the most likely value is
+reported only when it holds ``CONFIDENCE_THRESHOLD`` of the die probability). No
+model is written. Compare settings by these figures only, above all by the dice
+reported right (a network that reads more dice right at its most likely value
+but less surely gains nothing at the table), then train the chosen ones on the
+whole tune part; the
 held-out part stays unseen until bench/dice_accuracy.py --split measures the
 result. PyTorch runs on one thread (``torch.set_num_threads(1)``).
 
@@ -93,7 +98,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from dice_accuracy import part_of  # noqa: E402
 
-from vision.dice import DEFAULT, candidate_faces, die_size, working_copy  # noqa: E402
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, working_copy  # noqa: E402
 from vision.synth import PIPS, draw_die  # noqa: E402
 from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, features  # noqa: E402
 
@@ -368,15 +373,33 @@ def validation_probs(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) ->
     return out
 
 
+def as_read(p: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
+    """How the reader would report dice of values ``y`` from class probabilities ``p`` (n, 7): (right, unsure, wrong, no die).
+
+    As :func:`vision.dice.learned_faces` reads a candidate: "no die" when the
+    probability of a die is under ``min_die``, else the most likely value, unsure
+    when its share of the die probability is under ``CONFIDENCE_THRESHOLD``.
+    """
+    die = 1.0 - p[:, 0]
+    value = p[:, 1:].argmax(axis=1) + 1
+    no_die = die < DEFAULT.min_die
+    unsure = ~no_die & (p[np.arange(len(p)), value] < CONFIDENCE_THRESHOLD * die)
+    sure = ~no_die & ~unsure
+    return int((sure & (value == y)).sum()), int(unsure.sum()), int((sure & (value != y)).sum()), int(no_die.sum())
+
+
 def figures_of(probs: dict[str, np.ndarray]) -> str:
-    """Per set of ``probs`` (:func:`validation_probs`): the share of dice whose most likely class (of 7) is their value, at one look and over four turns."""
+    """Per set of ``probs`` (:func:`validation_probs`): the share of dice whose most likely class (of 7) is their value, at one look and over
+    four turns, and how the reader would report them at one look (:func:`as_read`: a die's most likely value can be too unsure to report)."""
     parts = []
     for key in probs:
         if key.endswith("_labels"):
             name, y = key[: -len("_labels")], probs[key]
             one = float((probs[f"{name}_one"].argmax(axis=1) == y).mean())
             four = float((probs[f"{name}_four"].argmax(axis=1) == y).mean())
-            parts.append(f"{name} {100 * one:.1f} % ({100 * four:.1f} % over 4 turns) of {len(y)}")
+            right, unsure, wrong, no_die = as_read(probs[f"{name}_one"], y)
+            parts.append(f"{name} {100 * one:.1f} % ({100 * four:.1f} % over 4 turns) of {len(y)}, "
+                         f"as read: {right} right, {unsure} unsure, {wrong} wrong, {no_die} no die")
     return "; ".join(parts)
 
 

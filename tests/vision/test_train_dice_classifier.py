@@ -60,3 +60,21 @@ def test_solid_share_zero_draws_the_plain_tables_and_one_draws_solids(trainer: d
     solid, solid_labels = scene(np.random.default_rng(1), 200, 1.0)
     assert not np.array_equal(solid, plain)
     assert solid_labels and all(1 <= d["value"] <= 6 for d in solid_labels)
+
+
+def test_validation_dice_are_counted_as_the_reader_would_report_them(trainer: dict) -> None:
+    # a sure three; a die whose best value (a five) holds only 0.4 of the die probability: unsure;
+    # a sure two where a six lies; a crop taken for no die
+    p = np.array(
+        [
+            [0.05, 0.0, 0.0, 0.9, 0.05, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.3, 0.4, 0.3],
+            [0.1, 0.0, 0.8, 0.0, 0.0, 0.0, 0.1],
+            [0.7, 0.1, 0.1, 0.1, 0.0, 0.0, 0.0],
+        ],
+        np.float32,
+    )
+    y = np.array([3, 5, 6, 1])
+    assert trainer["as_read"](p, y) == (1, 1, 1, 1)
+    line = trainer["figures_of"]({"byler_one": p, "byler_four": p, "byler_labels": y})
+    assert line == "byler 50.0 % (50.0 % over 4 turns) of 4, as read: 1 right, 1 unsure, 1 wrong, 1 no die"
