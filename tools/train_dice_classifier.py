@@ -1,11 +1,12 @@
-"""Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on numpy).
+"""Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on OpenCV's DNN module).
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
-[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--crop N] [--seed N]
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--channels C1,C2,C3]
+[--crop N] [--seed N]
 [--validate [--save-probs FILE.npz]]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
-the exported weights with numpy alone). On the development machine:
+the exported ONNX file with OpenCV alone). On the development machine:
 ``python -m venv /tmp/train && /tmp/train/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless``,
 then run this script with that interpreter.
 
@@ -47,6 +48,8 @@ over B, G and R, between a drawn die's body and its pips, default 200; lower
 draws fainter pips), ``--solid P`` (the share of drawn dice drawn as solids by
 :func:`draw_solid_die`: side faces with their own pips showing beside the top
 face, marbled or translucent bodies, like the dice of a tray photo; default 0),
+``--channels C1,C2,C3`` (the channels of the three convolutions, default
+24,48,64; fewer make a faster network; written to the record's ``"layers"``),
 ``--crop N`` (the side of the network's square crop in
 pixels, a multiple of 8, default ``vision.dice_model.CROP`` = 32; the crop
 still covers ``CROP_FACTOR`` die sizes, so a larger side sees the die at a
@@ -104,7 +107,8 @@ from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, featu
 
 AUGMENT = 16
 NEGATIVE_SHARE = 0.6  # keep this share of the "no die" samples (there are many)
-C1, C2, C3, HIDDEN = 24, 48, 64, 128
+CHANNELS = (24, 48, 64)  # of the three convolutions
+HIDDEN = 128
 EPOCHS = 12
 LABEL_SMOOTHING = 0.05
 MAX_RATE = 3e-3
@@ -409,7 +413,8 @@ def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) 
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY,
-          warp: float = 0.0, blur: float = 0.0, val: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> Any:
+          warp: float = 0.0, blur: float = 0.0, val: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+          channels: tuple[int, int, int] = CHANNELS) -> Any:
     """Train on uint8 crops ``x`` (n, crop, crop, 3; crop a multiple of 8) and classes ``y``; the trained torch network (in eval mode).
 
     ``warp`` > 0: each crop is also squeezed along a random direction by up to
@@ -476,8 +481,8 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
         return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
 
     net = nn.Sequential(
-        *block(3, C1), *block(C1, C2), *block(C2, C3),
-        nn.Flatten(), nn.Dropout(dropout), nn.Linear(C3 * (side // 8) ** 2, HIDDEN), nn.ReLU(), nn.Dropout(dropout), nn.Linear(HIDDEN, 7),
+        *block(3, channels[0]), *block(channels[0], channels[1]), *block(channels[1], channels[2]),
+        nn.Flatten(), nn.Dropout(dropout), nn.Linear(channels[2] * (side // 8) ** 2, HIDDEN), nn.ReLU(), nn.Dropout(dropout), nn.Linear(HIDDEN, 7),
     )
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y)
@@ -511,7 +516,8 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
     return net
 
 
-def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "", crop: int = CROP, seed: int = SEED) -> None:
+def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "", crop: int = CROP, seed: int = SEED,
+           channels: tuple[int, int, int] = CHANNELS) -> None:
     """Write the network with a softmax as ONNX (read by ``cv2.dnn``) and its record (data used, digest) beside it."""
     import torch
     from torch import nn
@@ -523,12 +529,23 @@ def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = ""
     record = {
         "origin": "tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used),
         "digest": hashlib.sha1("\n".join(used).encode()).hexdigest(),
-        "layers": f"3x3 convolutions {C1}-{C2}-{C3} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
+        "layers": f"3x3 convolutions {'-'.join(map(str, channels))} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
         "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {seed}" + settings,
         "crop": crop,
         "trainer": "tools/train_dice_classifier.py",
     }
     out.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
+
+
+def _channels(text: str) -> tuple[int, int, int]:
+    """``--channels``: three positive whole numbers, comma-separated."""
+    try:
+        c = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        c = ()
+    if len(c) != 3 or min(c) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: three channel counts expected, e.g. 24,48,64")
+    return c  # type: ignore[return-value]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -545,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"least colour difference (sum over B, G, R) between a drawn die's body and pips (default {CONTRAST}; lower: fainter pips)")
     ap.add_argument("--solid", type=float, default=0.0,
                     help="share of the drawn dice drawn as solids: side faces showing, marbled or translucent bodies (draw_solid_die; default 0)")
+    ap.add_argument("--channels", type=_channels, default=CHANNELS, metavar="C1,C2,C3",
+                    help=f"channels of the three convolutions (default {','.join(map(str, CHANNELS))}; fewer: a faster network)")
     ap.add_argument("--crop", type=int, default=CROP, help=f"side of the network's square crop, pixels, a multiple of 8 from 16 to 128 (default {CROP})")
     ap.add_argument("--seed", type=int, default=SEED, help=f"seed of everything random: crops, drawn tables, initial weights, batches (default {SEED})")
     ap.add_argument("--validate", action="store_true",
@@ -572,7 +591,8 @@ def main(argv: list[str] | None = None) -> int:
     val = validation_set(args.data_dir, args.crop) if args.validate else None
     x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed, args.solid)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
-    net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val)
+    net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val,
+                channels=args.channels)
     print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)
     if val is not None:
         probs = validation_probs(net, val)
@@ -584,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     settings = "".join(f", {name} {v:g}" for name, v, d in (("dropout", args.dropout, DROPOUT), ("weight decay", args.weight_decay, WEIGHT_DECAY),
                                                           ("warp", args.warp, 0.0), ("blur", args.blur, 0.0)) if v != d)
-    export(net, args.out, used, args.epochs, settings, args.crop, args.seed)
+    export(net, args.out, used, args.epochs, settings, args.crop, args.seed, args.channels)
     # the exported network, as the reader runs it, must give what the trained one learnt
     model = DiceNet(args.out)
     pred = np.concatenate([model.predict(features(x[i : i + 2048])).argmax(axis=1) for i in range(0, len(x), 2048)])

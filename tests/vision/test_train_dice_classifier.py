@@ -78,3 +78,12 @@ def test_validation_dice_are_counted_as_the_reader_would_report_them(trainer: di
     assert trainer["as_read"](p, y) == (1, 1, 1, 1)
     line = trainer["figures_of"]({"byler_one": p, "byler_four": p, "byler_labels": y})
     assert line == "byler 50.0 % (50.0 % over 4 turns) of 4, as read: 1 right, 1 unsure, 1 wrong, 1 no die"
+
+
+def test_channels_are_three_positive_counts(trainer: dict) -> None:
+    import argparse
+
+    assert trainer["_channels"]("16,32,48") == (16, 32, 48)
+    for bad in ("16,32", "a,b,c", "0,32,48", "16,32,48,64", ""):
+        with pytest.raises(argparse.ArgumentTypeError, match="three channel counts"):
+            trainer["_channels"](bad)
