@@ -410,13 +410,18 @@ def _edges_between(pairs: list[tuple[Pip, Pip]], smooth: np.ndarray, params: Par
     """
     if not pairs:
         return np.zeros(0, bool)
-    a = np.array([[p.x, p.y, 0.75 * p.diameter + 1.0] for p, _ in pairs])
-    b = np.array([[q.x, q.y, 0.75 * q.diameter + 1.0] for _, q in pairs])
+    a = _path_ends(np.array([[p.x, p.y] for p, _ in pairs]), np.array([p.diameter for p, _ in pairs]))
+    b = _path_ends(np.array([[q.x, q.y] for _, q in pairs]), np.array([q.diameter for _, q in pairs]))
     return _edges_along(a, b, smooth, params, samples)
 
 
+def _path_ends(xy: np.ndarray, diam: np.ndarray) -> np.ndarray:
+    """Rows (x, y, how far from the centre the path starts) of pips at ``xy`` (n, 2) of diameters ``diam``: just outside the pip."""
+    return np.column_stack([xy, 0.75 * diam + 1.0])
+
+
 def _edges_along(a: np.ndarray, b: np.ndarray, smooth: np.ndarray, params: Params, samples: int = 16) -> np.ndarray:
-    """:func:`_edges_between` for pips given as rows (x, y, 0.75 * diameter + 1) of ``a`` and ``b``."""
+    """:func:`_edges_between` for pips given as rows of ``a`` and ``b`` (:func:`_path_ends`)."""
     if not len(a):
         return np.zeros(0, bool)
     d = b[:, :2] - a[:, :2]
@@ -528,7 +533,7 @@ def link_pips(
         lone = list(zip(ii[inner].tolist(), jj[inner].tolist()))
         tested = ok & ~inner
         pairs = list(zip(ii[tested].tolist(), jj[tested].tolist()))
-        ends = np.column_stack([xy, 0.75 * diam + 1.0])  # (the rows _edges_between makes of the pips)
+        ends = _path_ends(xy, diam)
         edges = _edges_along(ends[ii[tested]], ends[jj[tested]], smooth, params)
         for (u, v), edge in zip(pairs, edges):
             if not edge:
@@ -743,7 +748,11 @@ def face_of(
     x1, y1 = min(cx + half, float(w)), min(cy + half, float(h))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    clutter, face = (0.0, colour) if colour is not None and params.learned else _face_ring(group, work if smooth is None else smooth, params.learned)
+    ring_from = work if smooth is None else smooth
+    if params.learned:  # (the network judges clutter itself: only the colour)
+        clutter, face = 0.0, _ring_colours([group], ring_from)[0] if colour is None else colour
+    else:
+        clutter, face = _face_ring(group, ring_from)
     # the table under the die, from the background model (the die itself is removed from it)
     to_table = face - background[min(max(int(cy), 0), h - 1), min(max(int(cx), 0), w - 1)].astype(np.float32)
     contrast = float(np.sqrt(to_table.dot(to_table)))  # (the norm, without its wrapper)
@@ -767,47 +776,45 @@ def face_of(
 _RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
 
 
-def _face_ring(group: list[Pip], smooth: np.ndarray, colour_only: bool = False) -> tuple[float, np.ndarray]:
-    """Clutter round the pips and the colour of the face there.
-
-    The clutter is how uneven the face is on a ring just outside each pip,
-    relative to the pip's contrast: a die face round a pip is plain; table
-    clutter (print, wood grain, cables, reflections) that happens to hold a round
-    blob is not. With ``colour_only`` (the learned reader judges clutter itself)
-    the clutter is not measured and given as 0.
-    """
-    h, w = smooth.shape[:2]
+def _ring_points(group: list[Pip], shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Where the face is sampled round each pip of ``group``: 16 points on a ring just outside it (pips, 16) x and y, inside the picture."""
+    h, w = shape[:2]
     p = np.array([[q.x, q.y, q.diameter, q.roundness] for q in group])
     r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
     xs = np.minimum(np.maximum(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0), w - 1)  # (clip, without its wrapper)
     ys = np.minimum(np.maximum(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0), h - 1)
-    if colour_only:
-        # the median of whole numbers (an even count of them): the mean of the middle two
-        ring8 = np.sort(smooth[ys.ravel(), xs.ravel()], axis=0)
-        m = len(ring8) // 2
-        return 0.0, (ring8[m - 1].astype(np.float32) + ring8[m]) / np.float32(2)
+    return xs, ys
+
+
+def _face_ring(group: list[Pip], smooth: np.ndarray) -> tuple[float, np.ndarray]:
+    """Clutter round the pips and the colour of the face there (the classical reader).
+
+    The clutter is how uneven the face is on a ring just outside each pip
+    (:func:`_ring_points`), relative to the pip's contrast: a die face round a
+    pip is plain; table clutter (print, wood grain, cables, reflections) that
+    happens to hold a round blob is not.
+    """
+    h, w = smooth.shape[:2]
+    xs, ys = _ring_points(group, smooth.shape)
     ring = smooth[ys, xs].astype(np.float32)  # (pips, 16, 3)
     ref = np.median(ring, axis=1)  # (pips, 3)
     spread = np.median(np.linalg.norm(ring - ref[:, None, :], axis=2), axis=1)
-    cx = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
-    cy = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
+    cx = np.clip(np.round([q.x for q in group]).astype(int), 0, w - 1)
+    cy = np.clip(np.round([q.y for q in group]).astype(int), 0, h - 1)
     centre = smooth[cy, cx].astype(np.float32)
     ratios = spread / (np.linalg.norm(centre - ref, axis=1) + 1.0)
     return float(np.median(ratios)), np.median(ring.reshape(-1, 3), axis=0)
 
 
 def _ring_colours(groups: list[list[Pip]], smooth: np.ndarray) -> np.ndarray:
-    """The colour of the face round each group's pips, as :func:`_face_ring` gives it with ``colour_only``,
-    for all groups at once: (groups, 3) float32.
+    """The colour of the face round each group's pips, for all groups at once: (groups, 3) float32.
 
-    Every pip's ring is sampled as there; each group's samples are sorted in a row of
-    their own, padded with a value above any byte, and the middle two averaged.
+    The median of the group's ring samples (:func:`_ring_points`) per channel,
+    as the learned reader needs it (it judges clutter itself). Each group's
+    samples are sorted in a row of their own, padded with a value above any
+    byte, and the middle two averaged (the counts are even).
     """
-    h, w = smooth.shape[:2]
-    p = np.array([[q.x, q.y, q.diameter, q.roundness] for g in groups for q in g])
-    r = 0.5 * p[:, 2] / np.sqrt(np.maximum(p[:, 3], 0.3)) + np.maximum(1.5, 0.4 * p[:, 2])
-    xs = np.minimum(np.maximum(np.round(p[:, 0:1] + r[:, None] * _RING[None, :, 0]).astype(int), 0), w - 1)
-    ys = np.minimum(np.maximum(np.round(p[:, 1:2] + r[:, None] * _RING[None, :, 1]).astype(int), 0), h - 1)
+    xs, ys = _ring_points([q for g in groups for q in g], smooth.shape)
     samples = smooth[ys.ravel(), xs.ravel()]  # (pips * 16, 3), group by group
     counts = len(_RING) * np.array([len(g) for g in groups])
     starts = np.cumsum(counts) - counts
@@ -833,7 +840,7 @@ def plausible_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
         # a lone pip seen askew is a side face's pip, or no pip at all
         and (f.pips > 1 or f.roundness >= params.min_single_roundness)
     ]
-    clear = [f for f in faces if f.pips >= 2 and f.confidence >= 0.9 and f.roundness >= 0.75]
+    clear = [f for f in faces if _clear(f, 0.75)]
     if not clear:
         return faces
     diam = float(np.median([f.diameter for f in clear]))

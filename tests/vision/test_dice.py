@@ -264,7 +264,7 @@ def test_a_face_that_agrees_claims_its_own_size_however_big_the_die_is_in_the_pi
 
 def test_face_colours_of_all_faces_at_once_are_those_of_each_face() -> None:
     # the learned reader reads the colour round every face's pips in one pass; it must be the
-    # colour the face-by-face reading gives (groups of one to six pips, near the picture's edge too)
+    # colour the classical reader reads face by face (groups of one to six pips, and more)
     import cv2 as _cv2
 
     from vision.dice import DEFAULT, _face_ring, _ring_colours, find_pips, link_pips, pip_evidence, working_copy
@@ -275,7 +275,7 @@ def test_face_colours_of_all_faces_at_once_are_those_of_each_face() -> None:
     groups = link_pips(find_pips(pip_evidence(work), work), work, DEFAULT, smooth)
     groups.append([p for g in groups for p in g][:9])  # a group bigger than a face
     assert {len(g) for g in groups} >= {1, 2, 3, 4, 5, 6}
-    each = np.array([_face_ring(g, smooth, colour_only=True)[1] for g in groups])
+    each = np.array([_face_ring(g, smooth)[1] for g in groups])
     assert np.array_equal(_ring_colours(groups, smooth), each)
 
 
