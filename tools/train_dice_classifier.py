@@ -102,7 +102,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from dice_accuracy import part_of  # noqa: E402
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, working_copy  # noqa: E402
-from vision.synth import PIPS, draw_die  # noqa: E402
+from vision.synth import PIP_RADIUS, PIP_STEP, PIPS, draw_die, face_geometry  # noqa: E402
 from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, features  # noqa: E402
 
 AUGMENT = 16
@@ -219,10 +219,8 @@ def draw_solid_die(image: np.ndarray, value: int, center: tuple[float, float], s
     (bands of a second colour through the body), a third translucent (the table
     shows through the body, the pips are fainter).
     """
-    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-    rot = np.array([[c, -s], [s, c]])
+    top, top_pips = face_geometry(value, center, size, angle)
     half = size / 2
-    top = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T + center
     lean = float(rng.uniform(0.0, 0.4)) * size
     theta = float(rng.uniform(0, 2 * np.pi))
     shift = np.array([np.cos(theta), np.sin(theta)]) * lean  # the bottom of the die lies this way
@@ -239,9 +237,8 @@ def draw_solid_die(image: np.ndarray, value: int, center: tuple[float, float], s
     silhouette = mask(poly(cv2.convexHull(np.vstack([top, top + shift]).astype(np.float32)).reshape(-1, 2)))
     top_face = mask(poly(top))
     pips = np.zeros((h, w), np.uint8)
-    radius = size * 0.09
-    for px, py in PIPS[value]:
-        x, y = np.array([px * size * 0.27, py * size * 0.27]) @ rot.T + center
+    radius = size * PIP_RADIUS
+    for x, y in top_pips:
         cv2.circle(pips, (int(round(x * 16)), int(round(y * 16))), int(round(radius * 16)), 255, -1, cv2.LINE_AA, shift=4)
     centre = np.asarray(center, np.float64)
     for i in range(4):
@@ -256,7 +253,7 @@ def draw_solid_die(image: np.ndarray, value: int, center: tuple[float, float], s
         swap = bool(rng.integers(0, 2))
         for px, py in PIPS[side_value]:
             u, v = (py, px) if swap else (px, py)
-            x, y = mid + u * 0.54 * along + v * 0.54 * down
+            x, y = mid + u * 2 * PIP_STEP * along + v * 2 * PIP_STEP * down  # (along, down: half the side face's edges)
             axes = (int(round(radius * 16)), int(round(radius * depth / size * 16)))
             if axes[1] < 8:
                 continue

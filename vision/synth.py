@@ -25,6 +25,23 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
+PIP_STEP = 0.27
+"""Distance from a face's centre to a pip's row or column, in face sizes."""
+PIP_RADIUS = 0.09
+"""A pip's radius, in face sizes."""
+
+
+def face_geometry(value: int, center: tuple[float, float], size: float, angle: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A face of ``size`` turned by ``angle`` degrees about ``center``: its corners (4, 2) and its pips' centres (value, 2)."""
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    rot = np.array([[c, -s], [s, c]])
+    half = size / 2
+    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T + center
+    step = size * PIP_STEP
+    pips = np.array([[px * step, py * step] for px, py in PIPS[value]]) @ rot.T + center
+    return corners, pips
+
+
 def draw_die(
     image: np.ndarray,
     value: int,
@@ -35,16 +52,10 @@ def draw_die(
     pip: tuple[int, int, int] = (20, 20, 20),
 ) -> None:
     """Draw one die seen from above into ``image`` (in place)."""
-    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-    rot = np.array([[c, -s], [s, c]])
-    half = size / 2
-    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ rot.T + center
+    corners, pips = face_geometry(value, center, size, angle)
     cv2.fillConvexPoly(image, np.round(corners * 16).astype(np.int32), body, cv2.LINE_AA, shift=4)
-    step = size * 0.27
-    radius = size * 0.09
-    for px, py in PIPS[value]:
-        x, y = np.array([px * step, py * step]) @ rot.T + center
-        cv2.circle(image, (int(round(x * 16)), int(round(y * 16))), int(round(radius * 16)), pip, -1, cv2.LINE_AA, shift=4)
+    for x, y in pips:
+        cv2.circle(image, (int(round(x * 16)), int(round(y * 16))), int(round(size * PIP_RADIUS * 16)), pip, -1, cv2.LINE_AA, shift=4)
 
 
 def render_dice(

@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.synth import face_geometry
+
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "train_dice_classifier.py"
 
 
@@ -20,15 +22,9 @@ def trainer() -> dict:
 TABLE = (0, 128, 0)
 
 
-def _top_face(centre: tuple[float, float], size: float, angle: float) -> np.ndarray:
-    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-    half = size / 2
-    return np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ np.array([[c, -s], [s, c]]).T + centre
-
-
 def test_solid_dice_are_drawn_inside_their_boxes_with_side_faces_beside_the_top_face(trainer: dict) -> None:
     size, centre, angle = 50.0, (100.0, 100.0), 20.0
-    top = _top_face(centre, size, angle)
+    top, _ = face_geometry(5, centre, size, angle)
     inside_top = np.zeros((200, 200), np.uint8)
     cv2.fillConvexPoly(inside_top, np.round(top).astype(np.int32), 1)
     inside_top = cv2.dilate(inside_top, np.ones((3, 3), np.uint8)).astype(bool)
