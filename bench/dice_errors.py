@@ -35,7 +35,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.dice_accuracy import match, part_of  # noqa: E402
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_regions, die_size, read_dice, table_background, working_copy  # noqa: E402
+from vision.dice import (  # noqa: E402
+    CONFIDENCE_THRESHOLD,
+    DEFAULT,
+    candidate_faces,
+    die_regions,
+    die_size,
+    network_readings,
+    read_dice,
+    table_background,
+    working_copy,
+)
 from vision.dice_model import classify  # noqa: E402
 
 Row = tuple[str, str, object, object, int, int, str]
@@ -56,10 +66,8 @@ def errors_of(name: str, image: np.ndarray, labels: list[dict]) -> tuple[Counter
     kinds: Counter[str] = Counter()
     rows: list[Row] = []
     matched = match(labels, readings)
-    for lab, j, p, (cx, cy, _) in zip(labels, matched, probs, centres):
-        die = 1.0 - float(p[0])
-        v = int(np.argmax(p[1:])) + 1
-        centred_right = die >= DEFAULT.min_die and v == lab["value"] and p[v] / die >= CONFIDENCE_THRESHOLD
+    for lab, j, die, v, conf, (cx, cy, _) in zip(labels, matched, *(a.tolist() for a in network_readings(probs)), centres):
+        centred_right = die >= DEFAULT.min_die and v == lab["value"] and conf >= CONFIDENCE_THRESHOLD
         centred = "centred right" if centred_right else "centred wrong"
         x0, y0, x1, y1 = lab["box"]
         if j is None:
@@ -71,7 +79,7 @@ def errors_of(name: str, image: np.ndarray, labels: list[dict]) -> tuple[Counter
             kind = "unsure, " + centred if read is None else ("right" if centred_right else "right, centred wrong") if read == lab["value"] else "wrong, " + centred
         kinds[kind] += 1
         if not kind.startswith("right"):
-            rows.append((name, kind, lab["value"], read, round(cx / scale), round(cy / scale), f"{v} {float(p[v]) / max(die, 1e-9):.2f}"))
+            rows.append((name, kind, lab["value"], read, round(cx / scale), round(cy / scale), f"{v} {conf:.2f}"))
     used = {j for j in matched if j is not None}
     for j, r in enumerate(readings):
         if j in used:

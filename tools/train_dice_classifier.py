@@ -101,7 +101,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from dice_accuracy import part_of  # noqa: E402
 
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, working_copy  # noqa: E402
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, network_readings, working_copy  # noqa: E402
 from vision.synth import PIP_RADIUS, PIP_STEP, PIPS, draw_die, face_geometry  # noqa: E402
 from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, features  # noqa: E402
 
@@ -377,14 +377,14 @@ def validation_probs(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) ->
 def as_read(p: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
     """How the reader would report dice of values ``y`` from class probabilities ``p`` (n, 7): (right, unsure, wrong, no die).
 
-    As :func:`vision.dice.learned_faces` reads a candidate: "no die" when the
-    probability of a die is under ``min_die``, else the most likely value, unsure
-    when its share of the die probability is under ``CONFIDENCE_THRESHOLD``.
+    As :func:`vision.dice.learned_faces` reads a candidate (:func:`vision.dice.network_readings`):
+    "no die" when the probability of a die is under ``min_die``, else the most
+    likely value, unsure when its share of the die probability is under
+    ``CONFIDENCE_THRESHOLD``.
     """
-    die = 1.0 - p[:, 0]
-    value = p[:, 1:].argmax(axis=1) + 1
+    die, value, confidence = network_readings(p)
     no_die = die < DEFAULT.min_die
-    unsure = ~no_die & (p[np.arange(len(p)), value] < CONFIDENCE_THRESHOLD * die)
+    unsure = ~no_die & (confidence < CONFIDENCE_THRESHOLD)
     sure = ~no_die & ~unsure
     return int((sure & (value == y)).sum()), int(unsure.sum()), int((sure & (value != y)).sum()), int(no_die.sum())
 

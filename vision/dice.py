@@ -882,12 +882,9 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     rows = np.array([[f.x, f.y, size or f.size] for f in faces], np.float32)
     probs = classify(work, rows, turns=params.turns, sure=params.sure)
     cands = []
-    for f, p in zip(faces, probs):
-        die = 1.0 - float(p[0])
+    for f, p, die, v, conf in zip(faces, probs, *(a.tolist() for a in network_readings(probs))):
         if die < params.min_die:
             continue
-        v = int(np.argmax(p[1:])) + 1
-        conf = float(p[v]) / die
         if f.value is not None and f.value != v and _clear(f, params.clear_roundness) and p[f.value] / die >= params.second_opinion:
             # a clear face (several round pips in a good pattern) the network thinks possible: its own count stands
             v, conf = f.value, max(float(p[f.value]) / die, CONFIDENCE_THRESHOLD)
@@ -895,6 +892,19 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     if regions is None and params.region_colour > 0:
         regions = die_regions(work, table_background(work), params)
     return one_per_die(cands, size, regions, params)
+
+
+def network_readings(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classifier's reading of each crop from its probabilities (n, 7; "no die", 1..6), in float64:
+    the probability of a die, the most likely value, and the confidence in it (its share of the
+    die probability). A crop is a die when the first reaches ``Params.min_die``; below
+    ``CONFIDENCE_THRESHOLD`` the confidence makes the value unsure."""
+    p = probs.astype(np.float64)
+    die = 1.0 - p[:, 0]
+    value = p[:, 1:].argmax(axis=1) + 1
+    with np.errstate(divide="ignore", invalid="ignore"):  # (no die at all: the crop is no die anyway)
+        confidence = p[np.arange(len(p)), value] / die
+    return die, value, confidence
 
 
 def _clear(f: Face, roundness: float) -> bool:
