@@ -1,6 +1,6 @@
 """Accuracy of the dice reader on labelled photos, per data set, whole or split into tune and held-out parts.
 
-Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held] [--errors] [--model FILE.onnx]``
+Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--model FILE.onnx]``
 
 ``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``). With
@@ -121,19 +121,38 @@ def part_of(name: str) -> str:
     return "tune" if h < TUNE_SHARE * 2**32 else "held"
 
 
+VALIDATE_SHARE = 0.2  # this share of the tune photos is the inner validation part
+
+
+def inner_part_of(name: str) -> str:
+    """``"train"`` or ``"validate"`` for a tune photo's file name (the trainer's ``--validate``), fixed by its SHA-1.
+
+    Bytes 4-8 of the digest, so the inner split is independent of ``part_of``
+    (which uses bytes 0-4).
+
+    >>> inner_part_of("IMG_20191208_111228.jpg") in ("train", "validate")
+    True
+    """
+    h = int.from_bytes(hashlib.sha1(name.encode("utf-8")).digest()[4:8], "big")
+    return "validate" if h < VALIDATE_SHARE * 2**32 else "train"
+
+
 def parts(names: list[str], split: bool) -> dict[str, list[str]]:
-    """The photos of each part, sorted: ``{"all": ...}`` or ``{"tune": ..., "held": ...}``."""
+    """The photos of each part, sorted: ``{"all": ...}`` or ``{"tune": ..., "held": ..., "inner": ...}``
+    (inner: the tune photos of the trainer's inner validation part, :func:`inner_part_of`)."""
     names = sorted(names)
     if not split:
         return {"all": names}
-    return {p: [n for n in names if part_of(n) == p] for p in ("tune", "held")}
+    out = {p: [n for n in names if part_of(n) == p] for p in ("tune", "held")}
+    out["inner"] = [n for n in out["tune"] if inner_part_of(n) == "validate"]
+    return out
 
 
 def run_set(folder: Path, split: bool, only: str | None = None) -> dict[str, Tally]:
     labels = json.loads((folder / "labels.json").read_text())
     out: dict[str, Tally] = {}
     for half, names in parts(list(labels), split).items():
-        if only is not None and only != half:
+        if only != half and (only is not None or half == "inner"):
             continue
         t = Tally()
         for name in names:
@@ -171,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data_dir", type=Path)
     ap.add_argument("--set", dest="sets", action="append", help="only this data set (repeatable)")
     ap.add_argument("--split", action="store_true", help="print the tune and held-out parts separately")
-    ap.add_argument("--part", choices=("tune", "held"), help="only this part (implies --split)")
+    ap.add_argument("--part", choices=("tune", "held", "inner"),
+                    help="only this part (implies --split); inner: the tune photos the trainer's --validate keeps back, for a network "
+                         "trained without them (--save-model)")
     ap.add_argument("--errors", action="store_true", help="list the photos that were not read exactly")
     ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
     args = ap.parse_args(argv)

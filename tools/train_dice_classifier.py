@@ -3,7 +3,7 @@
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
 [--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--channels C1,C2,C3]
 [--crop N] [--seed N]
-[--validate [--save-probs FILE.npz]]``
+[--validate [--save-probs FILE.npz] [--save-model FILE.onnx]]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
 the exported ONNX file with OpenCV alone). On the development machine:
@@ -66,7 +66,11 @@ wide, not turned) reads right (most likely of the 7 classes), at one look and
 averaged over four quarter turns, and how the reader would report them at one
 look (:func:`as_read`: right, unsure, wrong, no die; the most likely value is
 reported only when it holds ``CONFIDENCE_THRESHOLD`` of the die probability). No
-model is written. Compare settings by these figures only, above all by the dice
+model is written unless ``--save-model FILE.onnx`` asks for the inner network:
+``bench/dice_accuracy.py DATA_DIR --part inner --model FILE.onnx`` then runs the
+whole reader on the inner validation photos, which that network has not seen,
+so the reader's own settings (thresholds, second looks) are chosen on photos
+as new to it as the held-out ones. Compare settings by these figures only, above all by the dice
 reported right (a network that reads more dice right at its most likely value
 but less surely gains nothing at the table), then train the chosen ones on the
 whole tune part; the
@@ -89,6 +93,7 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +104,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from dice_accuracy import part_of  # noqa: E402
+from dice_accuracy import inner_part_of, part_of  # noqa: E402
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, network_readings, working_copy  # noqa: E402
 from vision.synth import PIP_RADIUS, PIP_STEP, PIPS, draw_die, face_geometry  # noqa: E402
@@ -107,6 +112,8 @@ from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, featu
 
 AUGMENT = 16
 NEGATIVE_SHARE = 0.6  # keep this share of the "no die" samples (there are many)
+EXTRA_CUTS = 4  # an extra set's samples are cut this many times (the tune photos' AUGMENT)
+EXTRA_NEGATIVES = 2  # of an extra set's photo, at most this many "no die" samples per die sample
 CHANNELS = (24, 48, 64)  # of the three convolutions
 HIDDEN = 128
 EPOCHS = 12
@@ -117,26 +124,26 @@ SEED = 7
 CONTRAST = 200  # least sum of absolute BGR differences between a drawn die's body and pips
 DROPOUT = 0.3
 WEIGHT_DECAY = 1e-3
-VALIDATE_SHARE = 0.2  # --validate: this share of the tune photos is the inner validation part
-
-
-def inner_part_of(name: str) -> str:
-    """``"train"`` or ``"validate"`` for a tune photo's file name (``--validate``), fixed by its SHA-1.
-
-    Bytes 4-8 of the digest, so the inner split is independent of ``part_of``
-    (which uses bytes 0-4).
-
-    >>> inner_part_of("IMG_20191208_111228.jpg") in ("train", "validate")
-    True
-    """
-    h = int.from_bytes(hashlib.sha1(name.encode("utf-8")).digest()[4:8], "big")
-    return "validate" if h < VALIDATE_SHARE * 2**32 else "train"
 
 
 def photos(labels: dict[str, list[dict]], part: str) -> list[str]:
-    """The sorted names of ``part``: ``"tune"`` (the whole tune part), or its inner ``"train"`` or ``"validate"`` part."""
+    """The sorted names of ``part``: ``"all"`` (an extra set's), ``"tune"`` (the whole tune part), or its inner ``"train"`` or ``"validate"`` part."""
+    if part == "all":
+        return sorted(labels)
     names = [n for n in sorted(labels) if part_of(n) == "tune"]
     return names if part == "tune" else [n for n in names if inner_part_of(n) == part]
+
+
+def extra_origin(folder: Path) -> str:
+    """The first line of an extra set's ``ORIGIN.md`` (where its photos and labels come from, and their licence), which must exist."""
+    origin = folder / "ORIGIN.md"
+    lines = origin.read_text(encoding="utf-8").splitlines() if origin.is_file() else []
+    first = next((ln.lstrip("# ").strip() for ln in lines if ln.strip()), "")
+    if not first:
+        raise SystemExit(f"--extra {str(folder)!r}: no ORIGIN.md saying where its photos come from (first line: source, commit, licence)")
+    if not (folder / "labels.json").is_file():
+        raise SystemExit(f"--extra {str(folder)!r}: no labels.json")
+    return first
 
 
 def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -294,29 +301,36 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
 
 
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
-            crop: int = CROP, seed: int = SEED, solid: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Augmented crops and classes of the ``part`` photos (:func:`photos`) and the drawn tables, and what was used.
+            crop: int = CROP, seed: int = SEED, solid: float = 0.0, extra: Sequence[Path] = ()) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Augmented crops and classes of the ``part`` photos (:func:`photos`), of every photo of the ``extra``
+    sets (cut ``EXTRA_CUTS`` times, at most ``EXTRA_NEGATIVES`` "no die" samples per die sample of a photo),
+    and of the drawn tables, and what was used.
 
     ``rng`` draws everything random; ``seed`` (the one ``rng`` was made from) is only named in what was used.
     """
     images, classes, used = [], [], []
     t0 = time.perf_counter()
-    for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
+    sets = [(p, part, AUGMENT) for p in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists())]
+    for folder, which, cuts in sets + [(p, "all", EXTRA_CUTS) for p in extra]:
         labels = json.loads((folder / "labels.json").read_text())
-        names = photos(labels, part)
+        names = photos(labels, which)
         for name in names:
             image = cv2.imread(str(folder / "images" / name))
             if image is None:
                 raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
             work, rows, cls = samples_of(image, labels[name])
             keep = (cls > 0) | (rng.random(len(cls)) < NEGATIVE_SHARE)
+            if which == "all":  # an extra set's busy backgrounds (boards, stone, cloth) give hundreds of "no die" blobs a photo
+                negatives = np.flatnonzero(keep & (cls == 0))
+                keep[rng.permutation(negatives)[EXTRA_NEGATIVES * max(int(np.sum(cls > 0)), 1):]] = False
             rows, cls = rows[keep], cls[keep]
             if not len(rows):
                 continue
-            images.append(augmented(work, rows, rng, AUGMENT, crop))
-            classes.append(np.tile(cls, AUGMENT))
-        used.append(f"{folder.name}: {len(names)} {part} photos")
-        print(f"{folder.name}: {len(names)} {part} photos ({time.perf_counter() - t0:.0f} s)", flush=True)
+            images.append(augmented(work, rows, rng, cuts, crop))
+            classes.append(np.tile(cls, cuts))
+        what = f"{len(names)} {which} photos" if which != "all" else f"all {len(names)} photos of an extra set ({extra_origin(folder)})"
+        used.append(f"{folder.name}: {what}")
+        print(f"{folder.name}: {what} ({time.perf_counter() - t0:.0f} s)", flush=True)
     for _ in range(synthetic):
         image, labs = synthetic_scene(rng, contrast, solid)
         work, rows, cls = samples_of(image, labs)
@@ -514,7 +528,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
 
 
 def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "", crop: int = CROP, seed: int = SEED,
-           channels: tuple[int, int, int] = CHANNELS) -> None:
+           channels: tuple[int, int, int] = CHANNELS, part: str = "tune") -> None:
     """Write the network with a softmax as ONNX (read by ``cv2.dnn``) and its record (data used, digest) beside it."""
     import torch
     from torch import nn
@@ -524,7 +538,7 @@ def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = ""
     torch.onnx.export(full, (torch.zeros(1, 3, crop, crop),), str(out), dynamo=False, opset_version=13,
                       input_names=["crops"], output_names=["probabilities"], dynamic_axes={"crops": {0: "n"}, "probabilities": {0: "n"}})
     record = {
-        "origin": "tune part (bench/dice_accuracy.py part_of) of " + "; ".join(used),
+        "origin": PART_ORIGIN[part] + "; ".join(used),
         "digest": hashlib.sha1("\n".join(used).encode()).hexdigest(),
         "layers": f"3x3 convolutions {'-'.join(map(str, channels))} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
         "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {seed}" + settings,
@@ -532,6 +546,13 @@ def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = ""
         "trainer": "tools/train_dice_classifier.py",
     }
     out.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
+
+
+PART_ORIGIN = {
+    "tune": "tune part (bench/dice_accuracy.py part_of) of ",
+    "train": "(--validate --save-model: a network to measure the reader on the inner validation photos, not to ship) "
+             "inner train part (inner_part_of) of the tune part (bench/dice_accuracy.py part_of) of ",
+}
 
 
 def _channels(text: str) -> tuple[int, int, int]:
@@ -563,13 +584,21 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"channels of the three convolutions (default {','.join(map(str, CHANNELS))}; fewer: a faster network)")
     ap.add_argument("--crop", type=int, default=CROP, help=f"side of the network's square crop, pixels, a multiple of 8 from 16 to 128 (default {CROP})")
     ap.add_argument("--seed", type=int, default=SEED, help=f"seed of everything random: crops, drawn tables, initial weights, batches (default {SEED})")
+    ap.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
+                    help="another labelled photo set (images/, labels.json as in DATA_DIR, and ORIGIN.md) whose photos are all trained on, "
+                         f"cut {EXTRA_CUTS} times instead of {AUGMENT} (repeatable)")
     ap.add_argument("--validate", action="store_true",
-                    help="train on the inner train part of the tune photos and print the accuracy on the inner validation part after each epoch; writes no model")
+                    help="train on the inner train part of the tune photos and print the accuracy on the inner validation part after each epoch; "
+                         "writes no model (but see --save-model)")
     ap.add_argument("--save-probs", type=Path, metavar="FILE.npz",
                     help="with --validate: write the inner validation class probabilities (one look, four-turn average) and labels per set")
+    ap.add_argument("--save-model", type=Path, metavar="FILE.onnx",
+                    help="with --validate: also write the network trained on the inner train part, to run the whole reader on the inner "
+                         "validation photos (bench/dice_accuracy.py --part inner --model FILE.onnx)")
     args = ap.parse_args(argv)
-    if args.save_probs is not None and not args.validate:
-        raise SystemExit("--save-probs needs --validate (it saves the inner validation probabilities)")
+    for opt in ("save_probs", "save_model"):
+        if getattr(args, opt) is not None and not args.validate:
+            raise SystemExit(f"--{opt.replace('_', '-')} needs --validate (it saves the inner part's results)")
     if args.seed < 0:
         raise SystemExit(f"--seed {args.seed}: out of range (a seed is >= 0)")
     for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid"):
@@ -586,11 +615,16 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     print(f"crop {args.crop} px, seed {args.seed}", flush=True)
     val = validation_set(args.data_dir, args.crop) if args.validate else None
-    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed, args.solid)
+    for folder in args.extra:
+        extra_origin(folder)  # before the long work: every extra set says where it comes from
+    x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed, args.solid,
+                         args.extra)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val,
                 channels=args.channels)
     print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)
+    settings = "".join(f", {name} {v:g}" for name, v, d in (("dropout", args.dropout, DROPOUT), ("weight decay", args.weight_decay, WEIGHT_DECAY),
+                                                          ("warp", args.warp, 0.0), ("blur", args.blur, 0.0)) if v != d)
     if val is not None:
         probs = validation_probs(net, val)
         print("inner validation: " + figures_of(probs))
@@ -598,9 +632,10 @@ def main(argv: list[str] | None = None) -> int:
             args.save_probs.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.save_probs, **probs)
             print(f"wrote {args.save_probs}")
+        if args.save_model is not None:
+            export(net, args.save_model, used, args.epochs, settings, args.crop, args.seed, args.channels, part="train")
+            print(f"wrote {args.save_model} and its record {args.save_model.with_suffix('.json')}")
         return 0
-    settings = "".join(f", {name} {v:g}" for name, v, d in (("dropout", args.dropout, DROPOUT), ("weight decay", args.weight_decay, WEIGHT_DECAY),
-                                                          ("warp", args.warp, 0.0), ("blur", args.blur, 0.0)) if v != d)
     export(net, args.out, used, args.epochs, settings, args.crop, args.seed, args.channels)
     # the exported network, as the reader runs it, must give what the trained one learnt
     model = DiceNet(args.out)

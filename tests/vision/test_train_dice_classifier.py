@@ -83,3 +83,42 @@ def test_channels_are_three_positive_counts(trainer: dict) -> None:
     for bad in ("16,32", "a,b,c", "0,32,48", "16,32,48,64", ""):
         with pytest.raises(argparse.ArgumentTypeError, match="three channel counts"):
             trainer["_channels"](bad)
+
+
+def test_the_bench_inner_part_is_the_tune_photos_the_trainer_validates_on(trainer: dict) -> None:
+    import sys
+
+    sys.path.insert(0, str(TOOL.parents[1] / "bench"))
+    from dice_accuracy import parts
+
+    names = [f"IMG_{i:04d}.jpg" for i in range(400)]
+    split = parts(names, True)
+    labels: dict[str, list] = {n: [] for n in names}
+    assert split["inner"] == trainer["photos"](labels, "validate")
+    assert set(split["inner"]) < set(split["tune"])
+    assert set(trainer["photos"](labels, "train")) == set(split["tune"]) - set(split["inner"])
+    assert 0.1 < len(split["inner"]) / len(split["tune"]) < 0.3  # about VALIDATE_SHARE
+    assert set(parts(names, False)) == {"all"}
+
+
+@pytest.mark.parametrize("option", ["--save-model", "--save-probs"])
+def test_saving_the_inner_parts_results_needs_validate(trainer: dict, option: str, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=f"{option} needs --validate"):
+        trainer["main"]([str(tmp_path), option, str(tmp_path / "x")])
+
+
+def test_an_extra_set_must_say_where_its_photos_come_from(trainer: dict, tmp_path: Path) -> None:
+    (tmp_path / "labels.json").write_text("{}")
+    with pytest.raises(SystemExit, match="no ORIGIN.md"):
+        trainer["extra_origin"](tmp_path)
+    (tmp_path / "ORIGIN.md").write_text("\n# github.com/someone/dice @abc123, CC BY 4.0\n\nmore about the photos\n")
+    assert trainer["extra_origin"](tmp_path) == "github.com/someone/dice @abc123, CC BY 4.0"
+    (tmp_path / "labels.json").unlink()
+    with pytest.raises(SystemExit, match="no labels.json"):
+        trainer["extra_origin"](tmp_path)
+
+
+def test_every_photo_of_an_extra_set_is_trained_on(trainer: dict) -> None:
+    labels: dict[str, list] = {f"b{i}.jpg": [] for i in range(50)}
+    assert trainer["photos"](labels, "all") == sorted(labels)
+    assert len(trainer["photos"](labels, "tune")) < 50

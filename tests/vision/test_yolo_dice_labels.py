@@ -1,0 +1,75 @@
+"""tools/yolo_dice_labels.py: a YOLO export of dice photos becomes a labelled photo set."""
+
+from __future__ import annotations
+
+import json
+import runpy
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "yolo_dice_labels.py"
+
+
+@pytest.fixture(scope="module")
+def tool() -> dict:
+    return runpy.run_path(str(TOOL))
+
+
+def export(root: Path, names: str, labels: dict[str, str | None], split: str = "train") -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "data.yaml").write_text(names)
+    for name, text in labels.items():
+        for sub in ("images", "labels"):
+            (root / split / sub).mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(root / split / "images" / f"{name}.jpg"), np.zeros((100, 200, 3), np.uint8))
+        if text is not None:
+            (root / split / "labels" / f"{name}.txt").write_text(text)
+    return root
+
+
+def test_boxes_are_turned_into_pixels_and_classes_into_die_values(tool: dict, tmp_path: Path) -> None:
+    src = export(tmp_path / "src", "train: x\nnames:\n- '1'\n- '2'\n- '3'\n- '4'\n- '5'\n- '6'\nnc: 6\n",
+                 {"a": "4 0.5 0.5 0.1 0.2\n0 0.05 0.05 0.2 0.2\n", "b": ""})
+    export(src, "train: x\nnames:\n- '1'\n- '2'\n- '3'\n- '4'\n- '5'\n- '6'\nnc: 6\n", {"c": "5 0.25 0.75 0.1 0.1\n"}, split="valid")
+    assert tool["main"]([str(src), str(tmp_path / "out"), "--origin", "github.com/x/y @abc, CC BY 4.0"]) == 0
+    labels = json.loads((tmp_path / "out" / "labels.json").read_text())
+    assert labels == {
+        "a.jpg": [{"value": 5, "box": [90, 40, 110, 60]}, {"value": 1, "box": [0, 0, 30, 15]}],  # clipped to the picture
+        "b.jpg": [],
+        "c.jpg": [{"value": 6, "box": [40, 70, 60, 80]}],
+    }
+    assert sorted(p.name for p in (tmp_path / "out" / "images").iterdir()) == ["a.jpg", "b.jpg", "c.jpg"]
+    assert (tmp_path / "out" / "ORIGIN.md").read_text().splitlines()[0] == "# github.com/x/y @abc, CC BY 4.0"
+
+
+def test_a_one_line_names_list_is_read_too(tool: dict, tmp_path: Path) -> None:
+    (tmp_path / "data.yaml").write_text("nc: 2\nnames: ['6', '1']\n")
+    assert tool["class_values"](tmp_path / "data.yaml") == [6, 1]
+
+
+@pytest.mark.parametrize(
+    "names, label, message",
+    [
+        ("names: ['1', 'd20']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named 'd20', not a die value 1-6"),
+        ("names: ['1', '2']\n", "2 0.5 0.5 0.1 0.1\n", "a.txt:1: class 2 is not one of the 2 classes"),
+        ("names: ['1', '2']\n", "1 0.5 0.5 0.1\n", "a.txt:1: '1 0.5 0.5 0.1' is not 'class cx cy w h'"),
+        ("names: ['1', '2']\n", "\n1 0.5 0.5 0.1 x\n", "a.txt:2: '1 0.5 0.5 0.1 x' is not 'class cx cy w h'"),
+        ("nc: 2\n", "1 0.5 0.5 0.1 0.1\n", "no 'names:' list"),
+        ("names: [1, 2\n", "1 0.5 0.5 0.1 0.1\n", "not a list of quoted class names"),
+        ("names: ['1']\n", None, "a.jpg: no label file"),
+    ],
+)
+def test_bad_exports_are_refused_naming_the_file_and_line(tool: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         names: str, label: str | None, message: str) -> None:
+    src = export(tmp_path / "src", names, {"a": label})
+    assert tool["main"]([str(src), str(tmp_path / "out"), "--origin", "somewhere"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_origin_is_one_line(tool: dict, tmp_path: Path) -> None:
+    src = export(tmp_path / "src", "names: ['1']\n", {"a": ""})
+    with pytest.raises(ValueError, match="--origin: one line"):
+        tool["convert"](src, tmp_path / "out", "two\nlines")

@@ -1,0 +1,154 @@
+"""Turn a YOLO export of labelled dice photos into a labelled photo set as bench/dice_accuracy.py and the trainer read it.
+
+Usage: ``python tools/yolo_dice_labels.py SRC_DIR OUT_DIR --origin "github.com/OWNER/REPO @COMMIT PATH, LICENCE" [--one-per-photo]``
+
+``SRC_DIR`` is a YOLO export (as Roboflow writes them): ``data.yaml`` naming the
+classes, and ``images/`` with ``labels/`` beside them, either in ``SRC_DIR``
+itself or in its ``train/``, ``valid/`` and ``test/`` folders (all are taken: an
+extra set is trained on whole, see ``tools/train_dice_classifier.py --extra``).
+Each label line is ``class cx cy w h`` in shares of the picture; a class must be
+named by a die value, ``'1'`` to ``'6'`` (``names: ['1', '2', ...]``).
+
+``--one-per-photo`` keeps one of the copies an export made of each photo:
+Roboflow names them ``<photo>_jpg.rf.<hash>.jpg`` and augments the training
+copies (crops, noise, blur), which the trainer does itself; the first name in
+order of each ``<photo>`` is kept.
+
+``OUT_DIR`` gets ``images/`` (the photos, copied), ``labels.json``
+(``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``, boxes in
+pixels) and ``ORIGIN.md``, whose first line is ``--origin``: where the photos
+come from and under which licence (the trainer writes it to the network's
+record). A photo without a label file, a class that is not a die value, or a
+malformed line is refused with the file and line named; label files without a
+photo (an export whose larger photos were left out) are counted and skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import cv2
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def class_values(data_yaml: Path) -> list[int]:
+    """The die value of each class id, from the ``names:`` of a YOLO ``data.yaml``: a one-line list
+    (``names: ['1', '2']``) or a block of ``- '1'`` lines."""
+    lines = data_yaml.read_text(encoding="utf-8").splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("names:")), None)
+    if start is None:
+        raise ValueError(f"{data_yaml}: no 'names:' list of classes")
+    inline = lines[start][len("names:"):].strip()
+    try:
+        if inline:
+            names = ast.literal_eval(inline)
+        else:
+            block = [ln.strip() for ln in lines[start + 1:]]
+            names = [ast.literal_eval(ln[1:].strip()) for ln in block[: next((i for i, ln in enumerate(block) if not ln.startswith("-")), len(block))]]
+    except (ValueError, SyntaxError):
+        raise ValueError(f"{data_yaml}: its 'names:' is not a list of quoted class names") from None
+    values = []
+    for i, name in enumerate(names):
+        if str(name) not in {"1", "2", "3", "4", "5", "6"}:
+            raise ValueError(f"{data_yaml}: class {i} is named {name!r}, not a die value 1-6")
+        values.append(int(name))
+    if not values:
+        raise ValueError(f"{data_yaml}: 'names:' lists no classes")
+    return values
+
+
+def dice_of(label_file: Path, values: list[int], width: int, height: int) -> list[dict]:
+    """The dice of one YOLO label file, boxes in pixels of a ``width`` x ``height`` picture."""
+    dice = []
+    for number, line in enumerate(label_file.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        try:
+            cls, cx, cy, w, h = int(parts[0]), *(float(v) for v in parts[1:5])
+            if len(parts) != 5:
+                raise ValueError
+        except (ValueError, IndexError):
+            raise ValueError(f"{label_file}:{number}: {line!r} is not 'class cx cy w h'") from None
+        if not 0 <= cls < len(values):
+            raise ValueError(f"{label_file}:{number}: class {cls} is not one of the {len(values)} classes of data.yaml")
+        box = [max(0, round((cx - w / 2) * width)), max(0, round((cy - h / 2) * height)),
+               min(width, round((cx + w / 2) * width)), min(height, round((cy + h / 2) * height))]
+        dice.append({"value": values[cls], "box": box})
+    return dice
+
+
+def photo_of(name: str) -> str:
+    """The photo a Roboflow export's file is a copy of: the name before ``.rf.`` (the whole name if it has none)."""
+    return name.split(".rf.", 1)[0]
+
+
+def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False) -> dict[str, list[dict]]:
+    """Write ``out`` (images/, labels.json, ORIGIN.md) from the YOLO export ``src``; the labels written."""
+    if not origin.strip() or "\n" in origin:
+        raise ValueError("--origin: one line naming where the photos come from and their licence")
+    values = class_values(src / "data.yaml")
+    splits = [d for d in (src, src / "train", src / "valid", src / "test") if (d / "images").is_dir()]
+    if not splits:
+        raise ValueError(f"{src}: no images/ folder, in it or in its train/, valid/ or test/")
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    labels: dict[str, list[dict]] = {}
+    seen: set[str] = set()
+    orphans = copies = 0
+    for split in splits:
+        if (split / "labels").is_dir():
+            orphans += sum(1 for p in (split / "labels").glob("*.txt")
+                           if not any((split / "images" / (p.stem + s)).is_file() for s in IMAGE_SUFFIXES + (".JPG", ".PNG")))
+        for image_file in sorted(p for p in (split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+            label_file = split / "labels" / (image_file.stem + ".txt")
+            if not label_file.is_file():
+                raise ValueError(f"{image_file}: no label file {label_file}")
+            if image_file.name in labels:
+                raise ValueError(f"{image_file}: a photo of that name is already in the set")
+            if one_per_photo:
+                if photo_of(image_file.name) in seen:
+                    copies += 1
+                    continue
+                seen.add(photo_of(image_file.name))
+            image = cv2.imread(str(image_file))
+            if image is None:
+                raise ValueError(f"{image_file}: not a readable picture")
+            labels[image_file.name] = dice_of(label_file, values, image.shape[1], image.shape[0])
+            shutil.copyfile(image_file, out / "images" / image_file.name)
+    (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n")
+    (out / "ORIGIN.md").write_text(f"# {origin.strip()}\n\nConverted by tools/yolo_dice_labels.py from {src}.\n", encoding="utf-8")
+    if orphans:
+        print(f"{orphans} label files without a photo skipped", file=sys.stderr)
+    if copies:
+        print(f"{copies} more copies of photos already taken skipped (--one-per-photo)", file=sys.stderr)
+    return labels
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("src", type=Path, help="the YOLO export (data.yaml; images/ and labels/, or train/, valid/, test/ holding them)")
+    ap.add_argument("out", type=Path, help="the labelled photo set to write")
+    ap.add_argument("--one-per-photo", action="store_true", help="keep one of an export's copies of each photo (Roboflow: NAME_jpg.rf.HASH.jpg)")
+    ap.add_argument("--origin", required=True, help="one line: where the photos come from (repository, commit, folder) and their licence")
+    args = ap.parse_args(argv)
+    try:
+        labels = convert(args.src, args.out, args.origin, args.one_per_photo)
+    except (ValueError, OSError) as e:
+        print(f"yolo_dice_labels: {e}", file=sys.stderr)
+        return 2
+    count = [0] * 7
+    for dice in labels.values():
+        for d in dice:
+            count[d["value"]] += 1
+    print(f"{len(labels)} photos, {sum(count)} dice (" + ", ".join(f"{v}: {count[v]}" for v in range(1, 7)) + f") in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
