@@ -301,9 +301,10 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
 
 
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
-            crop: int = CROP, seed: int = SEED, solid: float = 0.0, extra: Sequence[Path] = ()) -> tuple[np.ndarray, np.ndarray, list[str]]:
+            crop: int = CROP, seed: int = SEED, solid: float = 0.0, extra: Sequence[Path] = (),
+            extra_negatives: int = EXTRA_NEGATIVES) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Augmented crops and classes of the ``part`` photos (:func:`photos`), of every photo of the ``extra``
-    sets (cut ``EXTRA_CUTS`` times, at most ``EXTRA_NEGATIVES`` "no die" samples per die sample of a photo),
+    sets (cut ``EXTRA_CUTS`` times, at most ``extra_negatives`` "no die" samples per die sample of a photo),
     and of the drawn tables, and what was used.
 
     ``rng`` draws everything random; ``seed`` (the one ``rng`` was made from) is only named in what was used.
@@ -322,7 +323,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
             keep = (cls > 0) | (rng.random(len(cls)) < NEGATIVE_SHARE)
             if which == "all":  # an extra set's busy backgrounds (boards, stone, cloth) give hundreds of "no die" blobs a photo
                 negatives = np.flatnonzero(keep & (cls == 0))
-                keep[rng.permutation(negatives)[EXTRA_NEGATIVES * max(int(np.sum(cls > 0)), 1):]] = False
+                keep[rng.permutation(negatives)[extra_negatives * max(int(np.sum(cls > 0)), 1):]] = False
             rows, cls = rows[keep], cls[keep]
             if not len(rows):
                 continue
@@ -587,6 +588,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
                     help="another labelled photo set (images/, labels.json as in DATA_DIR, and ORIGIN.md) whose photos are all trained on, "
                          f"cut {EXTRA_CUTS} times instead of {AUGMENT} (repeatable)")
+    ap.add_argument("--extra-negatives", type=int, default=EXTRA_NEGATIVES, metavar="N",
+                    help=f"of each photo of an --extra set, at most N 'no die' samples per die sample (default {EXTRA_NEGATIVES})")
     ap.add_argument("--validate", action="store_true",
                     help="train on the inner train part of the tune photos and print the accuracy on the inner validation part after each epoch; "
                          "writes no model (but see --save-model)")
@@ -601,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"--{opt.replace('_', '-')} needs --validate (it saves the inner part's results)")
     if args.seed < 0:
         raise SystemExit(f"--seed {args.seed}: out of range (a seed is >= 0)")
-    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid"):
+    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid", "extra_negatives"):
         v = getattr(args, opt)
         if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1) or (opt == "solid" and v > 1):
             raise SystemExit(f"--{opt.replace('_', '-')} {v}: out of range")
@@ -618,7 +621,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.extra:
         extra_origin(folder)  # before the long work: every extra set says where it comes from
     x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed, args.solid,
-                         args.extra)
+                         args.extra, args.extra_negatives)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val,
                 channels=args.channels)

@@ -1,11 +1,13 @@
 """Turn a YOLO export of labelled dice photos into a labelled photo set as bench/dice_accuracy.py and the trainer read it.
 
-Usage: ``python tools/yolo_dice_labels.py SRC_DIR OUT_DIR --origin "github.com/OWNER/REPO @COMMIT PATH, LICENCE" [--one-per-photo]``
+Usage: ``python tools/yolo_dice_labels.py SRC_DIR OUT_DIR --origin "github.com/OWNER/REPO @COMMIT PATH, LICENCE" [--one-per-photo] [--splits train,valid,test]``
 
 ``SRC_DIR`` is a YOLO export (as Roboflow writes them): ``data.yaml`` naming the
 classes, and ``images/`` with ``labels/`` beside them, either in ``SRC_DIR``
-itself or in its ``train/``, ``valid/`` and ``test/`` folders (all are taken: an
-extra set is trained on whole, see ``tools/train_dice_classifier.py --extra``).
+itself or in its ``train/``, ``valid/`` and ``test/`` folders (all are taken
+unless ``--splits`` names some: an extra set is trained on whole, see
+``tools/train_dice_classifier.py --extra``, so an export's ``valid`` and
+``test`` photos can be kept apart as a set to measure the reader on).
 Each label line is ``class cx cy w h`` in shares of the picture; a class must be
 named by a die value, ``'1'`` to ``'6'`` (``names: ['1', '2', ...]``).
 
@@ -30,6 +32,7 @@ import ast
 import json
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -89,19 +92,22 @@ def photo_of(name: str) -> str:
     return name.split(".rf.", 1)[0]
 
 
-def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False) -> dict[str, list[dict]]:
+SPLITS = ("train", "valid", "test")
+
+
+def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, splits: Sequence[str] = SPLITS) -> dict[str, list[dict]]:
     """Write ``out`` (images/, labels.json, ORIGIN.md) from the YOLO export ``src``; the labels written."""
     if not origin.strip() or "\n" in origin:
         raise ValueError("--origin: one line naming where the photos come from and their licence")
     values = class_values(src / "data.yaml")
-    splits = [d for d in (src, src / "train", src / "valid", src / "test") if (d / "images").is_dir()]
-    if not splits:
-        raise ValueError(f"{src}: no images/ folder, in it or in its train/, valid/ or test/")
+    folders = [d for d in (src, *(src / name for name in splits)) if (d / "images").is_dir()]
+    if not folders:
+        raise ValueError(f"{src}: no images/ folder, in it or in its {', '.join(f'{n}/' for n in splits)}")
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[dict]] = {}
     seen: set[str] = set()
     orphans = copies = 0
-    for split in splits:
+    for split in folders:
         if (split / "labels").is_dir():
             orphans += sum(1 for p in (split / "labels").glob("*.txt")
                            if not any((split / "images" / (p.stem + s)).is_file() for s in IMAGE_SUFFIXES + (".JPG", ".PNG")))
@@ -130,15 +136,25 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False) -> d
     return labels
 
 
+def _splits(text: str) -> tuple[str, ...]:
+    """``--splits``: some of train, valid and test, comma-separated."""
+    names = tuple(n.strip() for n in text.split(","))
+    if not names or any(n not in SPLITS for n in names):
+        raise argparse.ArgumentTypeError(f"{text!r}: names of {', '.join(SPLITS)} expected, comma-separated")
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("src", type=Path, help="the YOLO export (data.yaml; images/ and labels/, or train/, valid/, test/ holding them)")
     ap.add_argument("out", type=Path, help="the labelled photo set to write")
     ap.add_argument("--one-per-photo", action="store_true", help="keep one of an export's copies of each photo (Roboflow: NAME_jpg.rf.HASH.jpg)")
+    ap.add_argument("--splits", type=_splits, default=SPLITS, metavar="NAMES",
+                    help="the export's folders to take, comma-separated, of train, valid, test (default all)")
     ap.add_argument("--origin", required=True, help="one line: where the photos come from (repository, commit, folder) and their licence")
     args = ap.parse_args(argv)
     try:
-        labels = convert(args.src, args.out, args.origin, args.one_per_photo)
+        labels = convert(args.src, args.out, args.origin, args.one_per_photo, args.splits)
     except (ValueError, OSError) as e:
         print(f"yolo_dice_labels: {e}", file=sys.stderr)
         return 2

@@ -73,3 +73,19 @@ def test_the_origin_is_one_line(tool: dict, tmp_path: Path) -> None:
     src = export(tmp_path / "src", "names: ['1']\n", {"a": ""})
     with pytest.raises(ValueError, match="--origin: one line"):
         tool["convert"](src, tmp_path / "out", "two\nlines")
+
+
+def test_splits_and_one_copy_of_each_photo_can_be_chosen(tool: dict, tmp_path: Path) -> None:
+    names = "names: ['1', '2']\n"
+    src = export(tmp_path / "src", names, {"d1_jpg.rf.aa": "0 0.5 0.5 0.1 0.1\n", "d1_jpg.rf.bb": "1 0.5 0.5 0.1 0.1\n", "d2_jpg.rf.cc": ""})
+    export(src, names, {"d3_jpg.rf.dd": ""}, split="valid")
+    export(src, names, {"d4_jpg.rf.ee": ""}, split="test")
+    train = tool["convert"](src, tmp_path / "train", "o", one_per_photo=True, splits=("train",))
+    assert sorted(train) == ["d1_jpg.rf.aa.jpg", "d2_jpg.rf.cc.jpg"]  # the first copy of d1 only
+    assert sorted(tool["convert"](src, tmp_path / "check", "o", splits=("valid", "test"))) == ["d3_jpg.rf.dd.jpg", "d4_jpg.rf.ee.jpg"]
+    assert len(tool["convert"](src, tmp_path / "all", "o")) == 5
+    import argparse
+
+    assert tool["_splits"]("valid,test") == ("valid", "test")
+    with pytest.raises(argparse.ArgumentTypeError, match="'val': names of train, valid, test expected"):
+        tool["_splits"]("val")
