@@ -90,7 +90,7 @@ class Params:
     pip_colour: float = 80.0  # pips of one die have about the same colour
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
     turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4) ...
-    sure: float = 0.8  # ... when its first look gives no class this much probability
+    sure: float = 0.5  # ... when its first look gives no class this much probability (half: one class outweighs the rest)
     min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs
     clear_roundness: float = 0.85  # a face whose pips are this round ...
     second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much

@@ -153,7 +153,7 @@ def _load(path: Path) -> DiceNet:
     return DiceNet(path)
 
 
-def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None, turns: int = 4, sure: float = 0.8) -> np.ndarray:
+def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None, turns: int = 4, sure: float = 0.5) -> np.ndarray:
     """Probabilities (n, 7) for crops round ``centres`` rows (x, y, die size).
 
     A die face looks the same turned by a quarter, so the crops the network is
