@@ -9,6 +9,8 @@ want="${1:-run}"
 # Debian packages. run: sqlite3 is in Python; test: the real broker, browser, unit checker.
 APT_RUN=(python3-venv)
 APT_TEST=(mosquitto chromium systemd openssl)
+# the firmware's MicroPython check runs the npm package below under node
+[ "$want" = test ] && ! command -v npm >/dev/null && APT_TEST+=(nodejs npm)
 apt_needed=()
 for p in "${APT_RUN[@]}" $([ "$want" = test ] && echo "${APT_TEST[@]}"); do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || apt_needed+=("$p")
@@ -38,6 +40,12 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e ".$extras"
     touch "$stamp"
+fi
+# test: MicroPython (WebAssembly build) for tests/firmware_bridge/test_micropython.py
+MICROPYTHON_NPM="@micropython/micropython-webassembly-pyscript"
+if [ "$want" = test ] && command -v npm >/dev/null && [ ! -f "$(npm root -g)/$MICROPYTHON_NPM/micropython.mjs" ]; then
+    echo "setup: installing the npm package $MICROPYTHON_NPM"
+    npm install -g --silent "$MICROPYTHON_NPM" >/dev/null
 fi
 # gettext catalogues: .po (in git) -> .mo (not in git); see docs/i18n.md
 .venv/bin/python -m refbox.i18n_catalog compile >/dev/null
