@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import json
 import logging
+import functools
 import sqlite3
+import threading
 import time
 import zlib
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,22 @@ CREATE TABLE IF NOT EXISTS damaged (
 """
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _locked(method: _F) -> _F:
+    """Run ``method`` holding the journal's lock: the table's loop writes while the web
+    page's threads read, and one ``sqlite3`` connection must not be used (or closed)
+    by two threads at once (it crashed the process when the page read during a close)."""
+
+    @functools.wraps(method)
+    def run(self: Journal, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+
 class JournalError(RuntimeError):
     """The journal file cannot be used (damaged, unreadable)."""
 
@@ -66,6 +84,7 @@ class Journal:
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, got {synchronous!r}")
         self.path = str(path)
+        self._lock = threading.RLock()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -79,9 +98,11 @@ class Journal:
         #: damaged rows found by :meth:`events` (game, seq, why), for the report
         self.damage: list[dict[str, Any]] = []
 
+    @_locked
     def close(self) -> None:
         self._db.close()
 
+    @_locked
     def new_game(self, header: Mapping[str, Any]) -> int:
         cur = self._db.execute(
             "INSERT INTO games (header, created) VALUES (?, ?)",
@@ -90,10 +111,12 @@ class Journal:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
+    @_locked
     def latest_game(self) -> tuple[int, dict[str, Any]] | None:
         row = self._db.execute("SELECT id, header FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None else (row[0], json.loads(row[1]))
 
+    @_locked
     def append(self, game_id: int, event: Mapping[str, Any]) -> int:
         """Append one event durably (committed before this returns); returns its sequence number."""
         body = json.dumps(dict(event), ensure_ascii=False, sort_keys=True)
@@ -111,8 +134,9 @@ class Journal:
         is not JSON) is reported in :attr:`damage` and ends the replay there: the
         damaged tail is never applied. :meth:`cut` then removes it."""
         try:
-            rows = self._db.execute(
-                "SELECT seq, CAST(body AS BLOB), crc FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+            with self._lock:  # (a generator: the lock is held for the read, not between the yields)
+                rows = self._db.execute(
+                    "SELECT seq, CAST(body AS BLOB), crc FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"journal {self.path}: cannot read the events of game {game_id}: {exc}") from exc
         expected = 1
@@ -141,6 +165,7 @@ class Journal:
                   self.path, seq, game_id, why, tail)
         self.damage.append({"game": game_id, "seq": seq, "reason": why, "rows": tail})
 
+    @_locked
     def cut(self, game_id: int, from_seq: int) -> int:
         """Move the rows from ``from_seq`` on out of the game (into the ``damaged``
         table, kept for inspection), so new events follow the valid prefix. Returns
@@ -156,6 +181,7 @@ class Journal:
                   self.path, n, game_id, from_seq)
         return int(n)
 
+    @_locked
     def rows(self, game_id: int, after: int = 0) -> list[tuple[int, float, dict[str, Any]]]:
         """``(seq, written, event)`` of the game's events with ``seq > after``, in order
         (the web page's history); stops before a damaged row like :meth:`events`.
@@ -177,14 +203,17 @@ class Journal:
             out.append((int(seq), float(written), json.loads(body)))
         return out
 
+    @_locked
     def games(self) -> list[tuple[int, dict[str, Any]]]:
         return [(gid, json.loads(h)) for gid, h in self._db.execute("SELECT id, header FROM games ORDER BY id")]
 
+    @_locked
     def result(self, game_id: int) -> dict[str, Any] | None:
         """The final view kept for a compacted game."""
         row = self._db.execute("SELECT final_view FROM results WHERE game_id = ?", (game_id,)).fetchone()
         return None if row is None else json.loads(row[0])
 
+    @_locked
     def compact(self, keep_games: int, summarise: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]],
                 limit: int | None = 25) -> int:
         """Bound the journal's growth: games older than the newest ``keep_games`` keep their
@@ -213,10 +242,12 @@ class Journal:
             log.info("journal %s: compacted %d old games", self.path, len(old))
         return len(old)
 
+    @_locked
     def size_bytes(self) -> int:
         page_count = self._db.execute("PRAGMA page_count").fetchone()[0]
         page_size = self._db.execute("PRAGMA page_size").fetchone()[0]
         return int(page_count * page_size)
 
+    @_locked
     def count(self, game_id: int) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0])
