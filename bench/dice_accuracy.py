@@ -148,6 +148,14 @@ def parts(names: list[str], split: bool) -> dict[str, list[str]]:
     return out
 
 
+def photo(folder: Path, name: str) -> np.ndarray:
+    """The labelled photo ``name`` of the set in ``folder`` (its ``images/``), BGR; a clear error when it cannot be read."""
+    image = cv2.imread(str(folder / "images" / name))
+    if image is None:
+        raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+    return image
+
+
 def run_set(folder: Path, split: bool, only: str | None = None) -> dict[str, Tally]:
     labels = json.loads((folder / "labels.json").read_text())
     out: dict[str, Tally] = {}
@@ -156,9 +164,7 @@ def run_set(folder: Path, split: bool, only: str | None = None) -> dict[str, Tal
             continue
         t = Tally()
         for name in names:
-            image = cv2.imread(str(folder / "images" / name))
-            if image is None:
-                raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+            image = photo(folder, name)
             t0 = time.perf_counter()
             readings = read_dice(image)
             t.seconds += time.perf_counter() - t0

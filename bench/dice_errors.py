@@ -34,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import match, part_of  # noqa: E402
+from bench.dice_accuracy import match, parts, photo  # noqa: E402
 from vision.dice import (  # noqa: E402
     CONFIDENCE_THRESHOLD,
     DEFAULT,
@@ -107,11 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         labels = json.loads((folder / "labels.json").read_text())
         total: Counter[str] = Counter()
         rows: list[Row] = []
-        names = sorted(n for n in labels if part_of(n) == "tune")
+        names = parts(list(labels), True)["tune"]
         for name in names:
-            image = cv2.imread(str(folder / "images" / name))
-            if image is None:
-                raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+            image = photo(folder, name)
             kinds, found = errors_of(name, image, labels[name])
             total += kinds
             rows.extend(found)

@@ -38,6 +38,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.dice_accuracy import photo  # noqa: E402
 from vision import dice_model  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import render_dice  # noqa: E402
@@ -62,10 +63,7 @@ def real_frames(data_dir: Path, count: int, limit: int = 5) -> list[np.ndarray]:
         labels = json.loads((folder / "labels.json").read_text())
         for name in sorted(labels):
             if len(labels[name]) == count and len(frames) < limit * 2:
-                image = cv2.imread(str(folder / "images" / name))
-                if image is None:
-                    raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
-                frames.append(to_frame(image))
+                frames.append(to_frame(photo(folder, name)))
     return frames
 
 

@@ -15,9 +15,9 @@ CRC-32 of its JSON so a damaged row is detected and reported, never half-applied
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-import functools
 import sqlite3
 import threading
 import time

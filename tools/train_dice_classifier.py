@@ -104,7 +104,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from dice_accuracy import inner_part_of, part_of  # noqa: E402
+from dice_accuracy import inner_part_of, part_of, photo  # noqa: E402
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, network_readings, working_copy  # noqa: E402
 from vision.synth import PIP_RADIUS, PIP_STEP, PIPS, draw_die, face_geometry  # noqa: E402
@@ -316,9 +316,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
         labels = json.loads((folder / "labels.json").read_text())
         names = photos(labels, which)
         for name in names:
-            image = cv2.imread(str(folder / "images" / name))
-            if image is None:
-                raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+            image = photo(folder, name)
             work, rows, cls = samples_of(image, labels[name])
             keep = (cls > 0) | (rng.random(len(cls)) < NEGATIVE_SHARE)
             if which == "all":  # an extra set's busy backgrounds (boards, stone, cloth) give hundreds of "no die" blobs a photo
@@ -356,9 +354,7 @@ def validation_set(data_dir: Path, crop: int = CROP) -> dict[str, tuple[np.ndarr
         labels = json.loads((folder / "labels.json").read_text())
         images, values = [], []
         for name in photos(labels, "validate"):
-            image = cv2.imread(str(folder / "images" / name))
-            if image is None:
-                raise ValueError(f"cannot read image {str(folder / 'images' / name)!r}")
+            image = photo(folder, name)
             work, scale = working_copy(image)
             size = die_size(candidate_faces(work, DEFAULT))
             boxes = []
