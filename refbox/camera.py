@@ -99,7 +99,7 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            settler, tile_settler = Settler(zones=self.zones), TileSettler()
+            settler, tile_settler = Settler(zones=self.zones), TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():
                     frame = source.read()

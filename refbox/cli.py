@@ -217,6 +217,8 @@ def cmd_read(args: argparse.Namespace) -> int:
             continue
         size = (image.shape[1], image.shape[0])
         drawn = draw_zones(image, zones) if annotate_dir and zones is not None else image
+        if zones is not None:
+            image = zones.leave_out(image)  # the calibration's ignore areas are not read, as at the table
         if args.what == "dice":
             readings = dice_reader.read_dice(image)
             if zones is not None:
@@ -335,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("what", choices=["dice", "dominoes"])
     p.add_argument("images", nargs="*", metavar="IMAGE")
     p.add_argument("--camera", metavar="SOURCE", help="read one frame from a camera too (usb:0, usb:/dev/video2, picamera)")
-    p.add_argument("--zones", metavar="FILE", help="a calibration (camera.zones): say which zone each die or tile lies in")
+    p.add_argument("--zones", metavar="FILE", help="a calibration (camera.zones): say which zone each die or tile lies in, and read nothing in its ignore areas")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--annotate", metavar="DIR", help="write the images with the readings (and the zones) drawn on them")
 

@@ -76,6 +76,7 @@ def draw_tiles(image: np.ndarray, tiles: Iterable[TileReading]) -> np.ndarray:
 
 
 ZONE = (230, 160, 40)  # BGR
+IGNORED = (128, 128, 128)  # an ignore area of the calibration
 
 
 def draw_zones(image: np.ndarray, zones: Zones) -> np.ndarray:
@@ -91,9 +92,19 @@ def draw_zones(image: np.ndarray, zones: Zones) -> np.ndarray:
     out = image.copy()
     scale, thick = _pen(out)
     h, w = out.shape[:2]
-    sx, sy = (w / zones.size[0], h / zones.size[1]) if zones.size else (1.0, 1.0)
+    for poly in zones.ignore:
+        # an ignored area: greyed and crossed out, named
+        pts = zones.in_frame(poly, (w, h))
+        shade = out.copy()
+        cv2.fillPoly(shade, [pts], IGNORED)
+        cv2.addWeighted(shade, 0.5, out, 0.5, 0, dst=out)
+        x0, y0 = pts.min(axis=0)
+        x1, y1 = pts.max(axis=0)
+        cv2.polylines(out, [pts], True, IGNORED, thick)
+        cv2.line(out, (int(x0), int(y0)), (int(x1), int(y1)), IGNORED, thick)
+        _label(out, "ignored", (int(x0) + 4, int(y0) + int(16 * scale)), (255, 255, 255), scale, thick)
     for name, poly in zones.polygons:
-        pts = np.round(poly * np.array([sx, sy], np.float32)).astype(np.int32)
+        pts = zones.in_frame(poly, (w, h))
         cv2.polylines(out, [pts], True, ZONE, thick)
         x, y = pts.min(axis=0)
         _label(out, name, (int(x) + 4, int(y) + int(16 * scale)), ZONE, scale, thick)

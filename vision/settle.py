@@ -193,7 +193,12 @@ class Settler:
         self.moved = ()
 
     def feed(self, frame: np.ndarray, now: float) -> tuple[DieReading, ...] | None:
-        """One frame at time ``now``; the settled dice once per roll, else None."""
+        """One frame at time ``now``; the settled dice once per roll, else None.
+
+        With ``zones``, the calibration's ``ignore`` areas are left out of the frame
+        first (:meth:`Zones.leave_out`): nothing there is read or counts as motion."""
+        if self.zones is not None:
+            frame = self.zones.leave_out(frame)
         still = self.stillness
         motion = still.update(frame, now)
         if still.moving:

@@ -32,6 +32,7 @@ import numpy as np
 
 from .settle import Stillness
 from .types import TileReading
+from .zones import Zones
 
 TileReader = Callable[[np.ndarray], Sequence[TileReading]]
 Tiles = tuple[tuple[int, int], ...]
@@ -44,6 +45,7 @@ class TileSettler:
         self,
         reader: TileReader | None = None,
         *,
+        zones: Zones | None = None,
         still_frames: int = 3,
         still_seconds: float = 0.3,
         agree: int = 3,
@@ -58,6 +60,7 @@ class TileSettler:
         if still_frames < 1 or agree < 1:
             raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
         self.reader = reader
+        self.zones = zones  # only its ``ignore`` areas matter here (left out of every frame)
         self.agree = agree
         self.stillness = Stillness(still_frames=still_frames, still_seconds=still_seconds,
                                    motion_threshold=motion_threshold, pixel_threshold=pixel_threshold,
@@ -71,7 +74,10 @@ class TileSettler:
         """One frame at time ``now``; the tiles (each as (low, high), sorted) when the
         settled set differs from the last one reported, else None. When it reports,
         ``readings`` holds that frame's readings (centre, angle, corners) for the
-        geometry (``vision.tile_contacts``)."""
+        geometry (``vision.tile_contacts``). With ``zones``, the calibration's
+        ``ignore`` areas are left out of the frame first (:meth:`Zones.leave_out`)."""
+        if self.zones is not None:
+            frame = self.zones.leave_out(frame)
         still = self.stillness
         still.update(frame, now)
         if still.moving:

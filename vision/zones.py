@@ -10,6 +10,16 @@ clicking the corners on a camera still, or by hand)::
 ``size`` is the frame size the polygons were drawn on; frames of another size
 are matched by scaling. A die whose centre is in no zone gets zone None.
 
+``ignore`` (optional) lists parts of the picture that are not read at all: a
+printed board beside the tray, a score sheet, a box lid, where the camera would
+otherwise find dozens of pips in the print. :meth:`Zones.leave_out` paints them
+over in the colour of the rest of the table before a frame is read, so nothing
+there is read, and nothing moving there (a hand moving pieces) holds up a roll::
+
+    {"zones": {"tray": [...]}, "ignore": [[[0, 0], [300, 0], [300, 720], [0, 720]]]}
+
+A calibration may hold only ``ignore`` areas.
+
 >>> z = Zones.from_calibration({"zones": {"tray": [[0, 0], [10, 0], [10, 10], [0, 10]]}})
 >>> z.zone_of((5, 5)), z.zone_of((20, 5))
 ('tray', None)
@@ -31,39 +41,82 @@ class CalibrationError(ValueError):
     """A calibration that cannot be used; the message names the key and the value."""
 
 
+CALIBRATION_KEYS = ("size", "zones", "ignore")
+
+
+def _polygon(what: str, pts: Any) -> np.ndarray:
+    """``pts`` as an (n, 2) float32 polygon of at least three points, else CalibrationError naming ``what``."""
+    try:
+        arr = np.asarray(pts, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise CalibrationError(f"{what}: polygon must be a list of [x, y] points, got {pts!r}") from None
+    if arr.ndim != 2 or arr.shape[1] != 2 or len(arr) < 3:
+        raise CalibrationError(f"{what}: polygon needs at least 3 [x, y] points, got {pts!r}")
+    return arr
+
+
 @dataclasses.dataclass(frozen=True)
 class Zones:
     """Named polygons in frame pixels (first match wins, in calibration order)."""
 
     polygons: tuple[tuple[str, np.ndarray], ...]
     size: tuple[int, int] | None = None  # (width, height) the polygons were drawn on
+    ignore: tuple[np.ndarray, ...] = ()  # areas that are not read at all (:meth:`leave_out`)
 
     @classmethod
     def from_calibration(cls, calibration: Mapping[str, Any]) -> Zones:
-        """Build zones from a calibration object (see the module docs)."""
-        zones = calibration.get("zones")
-        if not isinstance(zones, Mapping) or not zones:
+        """Build zones from a calibration object (see the module docs); anything it cannot
+        use raises :class:`CalibrationError` naming the key and the value."""
+        unknown = sorted(str(k) for k in calibration if k not in CALIBRATION_KEYS)
+        if unknown:
+            raise CalibrationError(f"calibration: unknown key(s) {unknown}; the keys are {', '.join(CALIBRATION_KEYS)}")
+        ignore = calibration.get("ignore", [])
+        if not isinstance(ignore, list):
+            raise CalibrationError(f"calibration 'ignore' must be a list of polygons (each a list of [x, y] points), got {ignore!r}")
+        zones = calibration.get("zones", {} if ignore else None)
+        if not isinstance(zones, Mapping) or not (zones or ignore):
             raise CalibrationError(f"calibration 'zones' must be a non-empty object of name -> polygon, got {zones!r}")
-        polys: list[tuple[str, np.ndarray]] = []
-        for name, pts in zones.items():
-            try:
-                arr = np.asarray(pts, dtype=np.float32)
-            except (TypeError, ValueError):
-                raise CalibrationError(f"zone {name!r}: polygon must be a list of [x, y] points, got {pts!r}") from None
-            if arr.ndim != 2 or arr.shape[1] != 2 or len(arr) < 3:
-                raise CalibrationError(f"zone {name!r}: polygon needs at least 3 [x, y] points, got {pts!r}")
-            polys.append((str(name), arr))
+        polys = [(str(name), _polygon(f"zone {name!r}", pts)) for name, pts in zones.items()]
+        left_out = tuple(_polygon(f"calibration 'ignore' [{i}]", pts) for i, pts in enumerate(ignore))
         size = calibration.get("size")
         if size is not None:
             if not (isinstance(size, Sequence) and len(size) == 2 and all(isinstance(v, int) and v > 0 for v in size)):
                 raise CalibrationError(f"calibration 'size' must be [width, height] in pixels, got {size!r}")
             size = (int(size[0]), int(size[1]))
-        return cls(tuple(polys), size)
+        return cls(tuple(polys), size, left_out)
 
     def to_calibration(self) -> dict[str, Any]:
         out: dict[str, Any] = {"zones": {name: poly.round(1).tolist() for name, poly in self.polygons}}
+        if self.ignore:
+            out["ignore"] = [poly.round(1).tolist() for poly in self.ignore]
         if self.size is not None:
             out["size"] = list(self.size)
+        return out
+
+    def in_frame(self, poly: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
+        """A polygon of this calibration in the pixels of a frame of ``frame_size`` (width, height), as int32 points."""
+        sx, sy = (frame_size[0] / self.size[0], frame_size[1] / self.size[1]) if self.size else (1.0, 1.0)
+        return np.round(poly * np.array([sx, sy], np.float32)).astype(np.int32)
+
+    def leave_out(self, frame: np.ndarray) -> np.ndarray:
+        """The frame with the ``ignore`` areas painted over in the median colour of the
+        rest of it (a flat patch: no pips, no tiles, no motion); the frame itself when
+        the calibration ignores nothing.
+
+        >>> z = Zones.from_calibration({"ignore": [[[0, 0], [5, 0], [5, 10], [0, 10]]]})
+        >>> f = np.full((10, 10, 3), 200, np.uint8); f[2:4, 2:4] = 0
+        >>> bool((z.leave_out(f) == 200).all()), int(f.min())
+        (True, 0)
+        """
+        if not self.ignore:
+            return frame
+        h, w = frame.shape[:2]
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [self.in_frame(poly, (w, h)) for poly in self.ignore], 255)
+        step = max(1, min(h, w) // 90)  # the rest's colour from about 90 x 160 samples
+        rest = frame[::step, ::step][mask[::step, ::step] == 0]
+        out = frame.copy()
+        out[mask > 0] = np.median(rest, axis=0).astype(frame.dtype) if len(rest) else 0
         return out
 
     @property

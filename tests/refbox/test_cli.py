@@ -98,6 +98,27 @@ def test_read_dice_with_zones_says_where_each_die_lies_and_draws_them(tmp_path, 
     assert drawn is not None and (drawn[10:700, 898:903] != img[10:700, 898:903]).any()  # the zones' border
 
 
+def test_read_dice_leaves_out_the_calibrations_ignore_areas(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    from vision.synth import draw_die
+
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    draw_die(img, 2, (300, 360), 60)
+    draw_die(img, 6, (1100, 360), 60)  # on a printed board the calibration leaves out
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), img)
+    cal = tmp_path / "zones.json"
+    cal.write_text(json.dumps({"size": [1280, 720], "zones": {"tray": [[0, 0], [900, 0], [900, 720], [0, 720]]},
+                               "ignore": [[[950, 0], [1280, 0], [1280, 720], [950, 720]]]}))
+    assert main(["read", "dice", str(photo), "--zones", str(cal), "--json"]) == 0
+    assert [(d["value"], d["zone"]) for d in json.loads(capsys.readouterr().out)[0]["dice"]] == [(2, "tray")]
+    cal.write_text(json.dumps({"zones": {"tray": [[0, 0], [900, 0], [900, 720]]}, "ignroe": []}))
+    assert main(["read", "dice", str(photo), "--zones", str(cal)]) == 2
+    assert "unknown key(s) ['ignroe']" in capsys.readouterr().err
+
+
 def test_read_from_a_camera_source_and_bad_zones(tmp_path, capsys):
     import shutil
 

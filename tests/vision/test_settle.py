@@ -145,3 +145,48 @@ def test_moved_says_which_dice_were_carried() -> None:
     assert len(second) == 1
     moved = {d.value: m for d, m in zip(second[0][1], s.moved)}
     assert moved == {2: False, 4: False, 6: True}
+
+
+def test_ignored_areas_are_neither_read_nor_watched_for_motion() -> None:
+    """A printed board beside the tray (drawn die faces) where a player moves a piece
+    every frame: with the board in the calibration's ignore list the two dice in the
+    tray settle into one roll of their own; without it the piece is motion and no
+    roll ever settles, and a still board is read as six more dice."""
+    rng = np.random.default_rng(21)
+    frames = []
+    for _ in range(15):
+        img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+        draw_die(img, 3, (300, 300), 60)
+        draw_die(img, 5, (450, 420), 60)
+        for k in range(6):
+            draw_die(img, k + 1, (870 + 150 * (k % 3), 250 + 220 * (k // 3)), 60)
+        cv2.circle(img, (int(rng.integers(800, 1240)), int(rng.integers(40, 680))), 35, (30, 30, 200), -1)
+        frames.append(img)
+    tray = {"tray": [[0, 0], [760, 0], [760, 720], [0, 720]]}
+    zones = Zones.from_calibration({"size": [1280, 720], "zones": tray, "ignore": [[[770, 0], [1280, 0], [1280, 720], [770, 720]]]})
+    got = feed_all(Settler(zones=zones), frames)
+    assert len(got) == 1
+    assert sorted(d.value or 0 for d in got[0][1]) == [3, 5] and {d.zone for d in got[0][1]} == {"tray"}
+    plain = Zones.from_calibration({"size": [1280, 720], "zones": tray})
+    assert feed_all(Settler(zones=plain), frames) == []
+    got = feed_all(Settler(zones=plain), [frames[0]] * 10)
+    assert len(got) == 1 and sorted(d.value or 0 for d in got[0][1]) == [1, 2, 3, 3, 4, 5, 5, 6]
+
+
+def test_the_tile_settler_leaves_out_the_ignore_areas_too() -> None:
+    from vision.tile_settle import TileSettler
+
+    seen: list[np.ndarray] = []
+
+    def spy(frame: np.ndarray) -> list:
+        seen.append(frame)
+        return []
+
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    draw_die(img, 6, (1100, 360), 60)
+    zones = Zones.from_calibration({"ignore": [[[900, 0], [1280, 0], [1280, 720], [900, 720]]]})
+    s = TileSettler(spy, zones=zones)
+    for i in range(10):
+        s.feed(img, i / FPS)
+    assert seen and all((f == (40, 110, 40)).all() for f in seen)
+    assert not (img == (40, 110, 40)).all()

@@ -8,7 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.annotate import annotate_files, draw_dice
+from vision.annotate import IGNORED, annotate_files, draw_dice, draw_zones
+from vision.dice import read_dice
+from vision.synth import draw_die
 from vision.types import DieReading
 from vision.zones import CalibrationError, Zones
 
@@ -34,7 +36,16 @@ def test_split_groups_by_zone() -> None:
 
 @pytest.mark.parametrize(
     "bad, word",
-    [({}, "zones"), ({"zones": {"tray": [[0, 0], [1, 1]]}}, "tray"), ({"zones": {"a": "x"}}, "'a'"), ({**CAL, "size": [0, 5]}, "size")],
+    [
+        ({}, "zones"),
+        ({"zones": {"tray": [[0, 0], [1, 1]]}}, "tray"),
+        ({"zones": {"a": "x"}}, "'a'"),
+        ({**CAL, "size": [0, 5]}, "size"),
+        ({**CAL, "ignroe": []}, "unknown key.*ignroe"),
+        ({**CAL, "ignore": {"board": [[0, 0], [1, 0], [1, 1]]}}, "'ignore' must be a list of polygons"),
+        ({**CAL, "ignore": [[[0, 0], [1, 1]]]}, r"'ignore' \[0\]: polygon needs at least 3"),
+        ({"zones": {}, "ignore": []}, "zones"),
+    ],
 )
 def test_bad_calibrations_name_the_key(bad: dict, word: str) -> None:
     with pytest.raises(CalibrationError, match=word):
@@ -54,3 +65,39 @@ def test_annotate_files_writes_pictures(tmp_path: Path) -> None:
     assert (tmp_path / "face-3.png").exists()
     assert [r.value for r in results[0][1]] == [3]
     assert cv2.imread(str(tmp_path / "face-3.png")).shape == (480, 640, 3)
+
+
+def board_beside_the_tray() -> np.ndarray:
+    """A 1280x720 table: a two in the tray (left), and right of x = 760 a printed board
+    covered in die faces (the pips of a printed board are pips to the reader)."""
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    draw_die(img, 2, (300, 360), 60)
+    for k in range(6):
+        draw_die(img, k + 1, (870 + 150 * (k % 3), 250 + 220 * (k // 3)), 60)
+    return img
+
+
+def test_ignore_areas_are_painted_over_before_reading() -> None:
+    img = board_beside_the_tray()
+    # drawn on a still of half the size: scaled to the frame like the zones
+    z = Zones.from_calibration({"size": [640, 360], "ignore": [[[380, 0], [640, 0], [640, 360], [380, 360]]]})
+    assert sorted(d.value for d in read_dice(img)) == [1, 2, 2, 3, 4, 5, 6]
+    left = z.leave_out(img)
+    assert [d.value for d in read_dice(left)] == [2]
+    assert (left[:, 761:] == (40, 110, 40)).all()  # the table's colour (the median of the rest)
+    assert (left[:, :759] == img[:, :759]).all() and (img[:, 761:] != (40, 110, 40)).any()  # the frame itself untouched
+    assert z.names == () and z.zone_of((100, 100)) is None
+    again = Zones.from_calibration(z.to_calibration())
+    assert len(again.ignore) == 1 and (again.ignore[0] == z.ignore[0]).all()
+    plain = Zones.from_calibration(CAL)
+    assert plain.leave_out(img) is img  # nothing to leave out: no copy
+
+
+def test_draw_zones_greys_out_the_ignored_areas() -> None:
+    img = board_beside_the_tray()
+    z = Zones.from_calibration({"zones": {"tray": [[0, 0], [760, 0], [760, 720], [0, 720]]}, "ignore": [[[770, 0], [1280, 0], [1280, 720], [770, 720]]]})
+    out = draw_zones(img, z)
+    grey = np.array(IGNORED, np.float32)
+    # halfway to grey over the board, the tray untouched but for its outline and name
+    assert np.abs(out[600, 800].astype(np.float32) - (img[600, 800] + grey) / 2).max() <= 1
+    assert (out[300:400, 100:200] == img[300:400, 100:200]).all()

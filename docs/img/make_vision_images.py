@@ -1,0 +1,51 @@
+"""Draw what `refbox read dice --zones FILE --annotate DIR` shows for a calibration with
+an ignored area, from drawn dice read by the real reader (no hand-made pictures).
+
+    .venv/bin/python docs/img/make_vision_images.py     # writes docs/img/zones-ignore.png
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.annotate import draw_dice, draw_zones  # noqa: E402
+from vision.dice import read_dice  # noqa: E402
+from vision.synth import draw_die  # noqa: E402
+from vision.zones import Zones  # noqa: E402
+
+CALIBRATION = {
+    "size": [1280, 720],
+    "zones": {"tray": [[20, 20], [700, 20], [700, 700], [20, 700]], "kept": [[720, 20], [900, 20], [900, 700], [720, 700]]},
+    "ignore": [[[930, 0], [1280, 0], [1280, 720], [930, 720]]],
+}
+
+
+def table() -> np.ndarray:
+    """Three dice thrown in the tray, two kept aside, and a score sheet printed with die faces beside them."""
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    for value, centre, turn in ((3, (200, 250), 10), (5, (420, 430), -25), (6, (560, 220), 40), (6, (810, 200), 0), (6, (810, 420), 5)):
+        draw_die(img, value, centre, 64, angle=turn)
+    cv2.rectangle(img, (960, 40), (1250, 680), (235, 235, 235), -1)
+    for k in range(8):
+        draw_die(img, k % 6 + 1, (1030 + 150 * (k % 2), 110 + 150 * (k // 2)), 56)
+    return img
+
+
+def main() -> None:
+    zones = Zones.from_calibration(CALIBRATION)
+    img = table()
+    readings = zones.assign(read_dice(zones.leave_out(img)), (img.shape[1], img.shape[0]))
+    out = draw_dice(draw_zones(img, zones), readings)
+    cv2.imwrite(str(HERE / "zones-ignore.png"), cv2.resize(out, (800, 450), interpolation=cv2.INTER_AREA))
+    print("zones-ignore.png:", [(r.value, r.zone) for r in readings])
+
+
+if __name__ == "__main__":
+    main()
