@@ -27,6 +27,7 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,15 +138,31 @@ def inner_part_of(name: str) -> str:
     return "validate" if h < VALIDATE_SHARE * 2**32 else "train"
 
 
-def parts(names: list[str], split: bool) -> dict[str, list[str]]:
-    """The photos of each part, sorted: ``{"all": ...}`` or ``{"tune": ..., "held": ..., "inner": ...}``
-    (inner: the tune photos of the trainer's inner validation part, :func:`inner_part_of`)."""
+PARTS = ("all", "tune", "held", "inner", "train")
+
+
+def part_photos(names: Iterable[str], part: str) -> list[str]:
+    """The sorted names of one part of a photo set: ``"all"``; ``"tune"`` or ``"held"``
+    (:func:`part_of`); or of the tune photos, ``"inner"``, the ones the trainer's
+    ``--validate`` keeps back, or ``"train"``, the rest, which it trains on (:func:`inner_part_of`).
+
+    >>> part_photos(["b.jpg", "a.jpg"], "all")
+    ['a.jpg', 'b.jpg']
+    """
     names = sorted(names)
-    if not split:
-        return {"all": names}
-    out = {p: [n for n in names if part_of(n) == p] for p in ("tune", "held")}
-    out["inner"] = [n for n in out["tune"] if inner_part_of(n) == "validate"]
-    return out
+    if part == "all":
+        return names
+    if part in ("tune", "held"):
+        return [n for n in names if part_of(n) == part]
+    if part in ("inner", "train"):
+        inner = "validate" if part == "inner" else "train"
+        return [n for n in names if part_of(n) == "tune" and inner_part_of(n) == inner]
+    raise ValueError(f"unknown part {part!r}; the parts are {', '.join(PARTS)}")
+
+
+def parts(names: list[str], split: bool) -> dict[str, list[str]]:
+    """The photos of each part, sorted: ``{"all": ...}`` or ``{"tune": ..., "held": ..., "inner": ...}`` (:func:`part_photos`)."""
+    return {p: part_photos(names, p) for p in (("tune", "held", "inner") if split else ("all",))}
 
 
 def photo(folder: Path, name: str) -> np.ndarray:

@@ -35,17 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.dice_accuracy import match, parts, photo  # noqa: E402
-from vision.dice import (  # noqa: E402
-    CONFIDENCE_THRESHOLD,
-    DEFAULT,
-    candidate_faces,
-    die_regions,
-    die_size,
-    network_readings,
-    read_dice,
-    table_background,
-    working_copy,
-)
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, die_size, look_at, network_readings  # noqa: E402
 from vision.dice_model import classify  # noqa: E402
 
 Row = tuple[str, str, object, object, int, int, str]
@@ -53,10 +43,8 @@ Row = tuple[str, str, object, object, int, int, str]
 
 def errors_of(name: str, image: np.ndarray, labels: list[dict]) -> tuple[Counter[str], list[Row]]:
     """The kinds of one photo's labelled dice and readings, and a row per error."""
-    readings = read_dice(image)
-    work, scale = working_copy(image)
-    background = table_background(work)
-    faces = candidate_faces(work, DEFAULT, background, die_regions(work, background))
+    look = look_at(image)
+    readings, work, scale, faces = look.readings, look.work, look.scale, look.faces
     size = die_size(faces)
     centres = []
     for lab in labels:

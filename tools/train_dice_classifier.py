@@ -104,7 +104,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from dice_accuracy import inner_part_of, part_of, photo  # noqa: E402
+from dice_accuracy import part_photos, photo  # noqa: E402
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, network_readings, working_copy  # noqa: E402
 from vision.synth import PIP_RADIUS, PIP_STEP, PIPS, draw_die, face_geometry  # noqa: E402
@@ -124,14 +124,6 @@ SEED = 7
 CONTRAST = 200  # least sum of absolute BGR differences between a drawn die's body and pips
 DROPOUT = 0.3
 WEIGHT_DECAY = 1e-3
-
-
-def photos(labels: dict[str, list[dict]], part: str) -> list[str]:
-    """The sorted names of ``part``: ``"all"`` (an extra set's), ``"tune"`` (the whole tune part), or its inner ``"train"`` or ``"validate"`` part."""
-    if part == "all":
-        return sorted(labels)
-    names = [n for n in sorted(labels) if part_of(n) == "tune"]
-    return names if part == "tune" else [n for n in names if inner_part_of(n) == part]
 
 
 def extra_origin(folder: Path) -> str:
@@ -303,7 +295,8 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
             crop: int = CROP, seed: int = SEED, solid: float = 0.0, extra: Sequence[Path] = (),
             extra_negatives: int = EXTRA_NEGATIVES) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Augmented crops and classes of the ``part`` photos (:func:`photos`), of every photo of the ``extra``
+    """Augmented crops and classes of the ``part`` photos (``"tune"``, or ``"train"`` for ``--validate``:
+    ``part_photos`` of bench/dice_accuracy.py), of every photo of the ``extra``
     sets (cut ``EXTRA_CUTS`` times, at most ``extra_negatives`` "no die" samples per die sample of a photo),
     and of the drawn tables, and what was used.
 
@@ -311,23 +304,25 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
     """
     images, classes, used = [], [], []
     t0 = time.perf_counter()
-    sets = [(p, part, AUGMENT) for p in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists())]
-    for folder, which, cuts in sets + [(p, "all", EXTRA_CUTS) for p in extra]:
+    # (folder, its part, cuts per sample, at most this many "no die" samples per die sample of a photo or None)
+    sets = [(p, part, AUGMENT, None) for p in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists())]
+    sets += [(p, "all", EXTRA_CUTS, extra_negatives) for p in extra]
+    for folder, which, cuts, cap in sets:
         labels = json.loads((folder / "labels.json").read_text())
-        names = photos(labels, which)
+        names = part_photos(labels, which)
         for name in names:
             image = photo(folder, name)
             work, rows, cls = samples_of(image, labels[name])
             keep = (cls > 0) | (rng.random(len(cls)) < NEGATIVE_SHARE)
-            if which == "all":  # an extra set's busy backgrounds (boards, stone, cloth) give hundreds of "no die" blobs a photo
+            if cap is not None:  # an extra set's busy backgrounds (boards, stone, cloth) give hundreds of "no die" blobs a photo
                 negatives = np.flatnonzero(keep & (cls == 0))
-                keep[rng.permutation(negatives)[extra_negatives * max(int(np.sum(cls > 0)), 1):]] = False
+                keep[rng.permutation(negatives)[cap * max(int(np.sum(cls > 0)), 1):]] = False
             rows, cls = rows[keep], cls[keep]
             if not len(rows):
                 continue
             images.append(augmented(work, rows, rng, cuts, crop))
             classes.append(np.tile(cls, cuts))
-        what = f"{len(names)} {which} photos" if which != "all" else f"all {len(names)} photos of an extra set ({extra_origin(folder)})"
+        what = f"{len(names)} {which} photos" if cap is None else f"all {len(names)} photos of an extra set ({extra_origin(folder)})"
         used.append(f"{folder.name}: {what}")
         print(f"{folder.name}: {what} ({time.perf_counter() - t0:.0f} s)", flush=True)
     for _ in range(synthetic):
@@ -353,7 +348,7 @@ def validation_set(data_dir: Path, crop: int = CROP) -> dict[str, tuple[np.ndarr
     for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
         labels = json.loads((folder / "labels.json").read_text())
         images, values = [], []
-        for name in photos(labels, "validate"):
+        for name in part_photos(labels, "inner"):
             image = photo(folder, name)
             work, scale = working_copy(image)
             size = die_size(candidate_faces(work, DEFAULT))
@@ -366,7 +361,7 @@ def validation_set(data_dir: Path, crop: int = CROP) -> dict[str, tuple[np.ndarr
             if boxes:
                 images.append(crops(work, np.array(boxes, np.float32), crop))
         out[folder.name] = (np.concatenate(images), np.array(values, np.int64))
-        print(f"{folder.name}: {len(values)} dice on {len(photos(labels, 'validate'))} inner validation photos", flush=True)
+        print(f"{folder.name}: {len(values)} dice on {len(part_photos(labels, 'inner'))} inner validation photos", flush=True)
     return out
 
 

@@ -137,6 +137,21 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
     >>> read_dice(np.zeros((100, 100, 3), np.uint8))
     []
     """
+    return look_at(image, params).readings
+
+
+@dataclass(frozen=True)
+class Look:
+    """What :func:`look_at` saw in a picture on the way to its readings (for benches that sort the reader's errors)."""
+
+    work: np.ndarray  # the picture at the working scale
+    scale: float  # working pixels per image pixel
+    faces: list[Face]  # every candidate face, in working pixels
+    readings: list[DieReading]  # what read_dice returns
+
+
+def look_at(image: np.ndarray, params: Params = DEFAULT) -> Look:
+    """:func:`read_dice`, keeping what it saw on the way (:class:`Look`)."""
     work, scale = working_copy(image)
     background = table_background(work)
     regions = die_regions(work, background, params) if params.region_colour > 0 else None
@@ -154,7 +169,7 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT) -> list[DieReading]:
             )
         )
     out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return out
+    return Look(work, scale, faces, out)
 
 
 def candidate_faces(

@@ -89,14 +89,15 @@ def test_the_bench_inner_part_is_the_tune_photos_the_trainer_validates_on(traine
     import sys
 
     sys.path.insert(0, str(TOOL.parents[1] / "bench"))
-    from dice_accuracy import parts
+    from dice_accuracy import part_photos, parts
 
     names = [f"IMG_{i:04d}.jpg" for i in range(400)]
     split = parts(names, True)
-    labels: dict[str, list] = {n: [] for n in names}
-    assert split["inner"] == trainer["photos"](labels, "validate")
     assert set(split["inner"]) < set(split["tune"])
-    assert set(trainer["photos"](labels, "train")) == set(split["tune"]) - set(split["inner"])
+    assert set(part_photos(names, "train")) == set(split["tune"]) - set(split["inner"])
+    assert set(split["tune"]) | set(split["held"]) == set(names) and not set(split["tune"]) & set(split["held"])
+    with pytest.raises(ValueError, match="unknown part 'validate'"):
+        part_photos(names, "validate")
     assert 0.1 < len(split["inner"]) / len(split["tune"]) < 0.3  # about VALIDATE_SHARE
     assert set(parts(names, False)) == {"all"}
 
@@ -118,7 +119,36 @@ def test_an_extra_set_must_say_where_its_photos_come_from(trainer: dict, tmp_pat
         trainer["extra_origin"](tmp_path)
 
 
-def test_every_photo_of_an_extra_set_is_trained_on(trainer: dict) -> None:
-    labels: dict[str, list] = {f"b{i}.jpg": [] for i in range(50)}
-    assert trainer["photos"](labels, "all") == sorted(labels)
-    assert len(trainer["photos"](labels, "tune")) < 50
+def _photo_set(folder: Path, count: int, seed: int) -> list[str]:
+    """``count`` drawn tables of two dice as a labelled photo set (images/, labels.json); their names."""
+    import json
+
+    from vision.synth import render_dice
+
+    (folder / "images").mkdir(parents=True)
+    labels = {}
+    for i in range(count):
+        image, dice = render_dice([1 + i % 6, 6 - i % 6], size=(320, 240), die=40.0, seed=seed + i)
+        name = f"t{seed}_{i}.png"
+        cv2.imwrite(str(folder / "images" / name), image)
+        labels[name] = [{"value": v, "box": [x - 20, y - 20, x + 20, y + 20]} for v, (x, y) in dice]
+    (folder / "labels.json").write_text(json.dumps(labels))
+    return sorted(labels)
+
+
+def test_every_photo_of_an_extra_set_is_trained_on_and_of_the_photo_sets_only_the_part(trainer: dict, tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(TOOL.parents[1] / "bench"))
+    from dice_accuracy import part_photos
+
+    names = _photo_set(tmp_path / "data" / "a", 12, 0)
+    extra = tmp_path / "extra"
+    _photo_set(extra, 3, 100)
+    (extra / "ORIGIN.md").write_text("# drawn for this test, no licence needed\n")
+    x, y, used = trainer["collect"](tmp_path / "data", np.random.default_rng(0), "tune", synthetic=0, extra=[extra])
+    tune = part_photos(names, "tune")
+    assert 0 < len(tune) < len(names)
+    assert used == [f"a: {len(tune)} tune photos", "extra: all 3 photos of an extra set (drawn for this test, no licence needed)",
+                    "synthetic: 0 drawn tables (vision.synth.draw_die, seed 7)"]
+    assert len(x) == len(y) and set(np.unique(y)) >= {1, 6}
