@@ -111,12 +111,14 @@ class Zones:
         if not self.ignore:
             return frame
         h, w = frame.shape[:2]
+        polys = [self.in_frame(poly, (w, h)) for poly in self.ignore]
         mask = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(mask, [self.in_frame(poly, (w, h)) for poly in self.ignore], 255)
+        cv2.fillPoly(mask, polys, 255)
         step = max(1, min(h, w) // 90)  # the rest's colour from about 90 x 160 samples
         rest = frame[::step, ::step][mask[::step, ::step] == 0]
+        colour = np.median(rest, axis=0) if len(rest) else np.zeros(frame.shape[2:])
         out = frame.copy()
-        out[mask > 0] = np.median(rest, axis=0).astype(frame.dtype) if len(rest) else 0
+        cv2.fillPoly(out, polys, np.round(colour).tolist())
         return out
 
     @property
