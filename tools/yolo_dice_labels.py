@@ -1,6 +1,6 @@
 """Turn a YOLO export of labelled dice photos into a labelled photo set as bench/dice_accuracy.py and the trainer read it.
 
-Usage: ``python tools/yolo_dice_labels.py SRC_DIR OUT_DIR --origin "github.com/OWNER/REPO @COMMIT PATH, LICENCE" [--one-per-photo] [--splits train,valid,test]``
+Usage: ``python tools/yolo_dice_labels.py SRC_DIR OUT_DIR --origin "github.com/OWNER/REPO @COMMIT PATH, LICENCE" [--one-per-photo] [--splits train,valid,test] [--median K]``
 
 ``SRC_DIR`` is a YOLO export (as Roboflow writes them): ``data.yaml`` naming the
 classes, and ``images/`` with ``labels/`` beside them, either in ``SRC_DIR``
@@ -15,6 +15,11 @@ named by a die value, ``'1'`` to ``'6'`` (``names: ['1', '2', ...]``).
 Roboflow names them ``<photo>_jpg.rf.<hash>.jpg`` and augments the training
 copies (crops, noise, blur), which the trainer does itself; the first name in
 order of each ``<photo>`` is kept.
+
+``--median K`` (odd, 3 or more) writes each photo median-filtered K x K
+instead of copying it: Roboflow's training copies often carry salt-and-pepper
+noise (Dice-3: on 1 % of the pixels), whose specks the reader takes for pips and
+a network trained on them learns; the origin line says so.
 
 ``OUT_DIR`` gets ``images/`` (the photos, copied), ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``, boxes in
@@ -95,10 +100,14 @@ def photo_of(name: str) -> str:
 SPLITS = ("train", "valid", "test")
 
 
-def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, splits: Sequence[str] = SPLITS) -> dict[str, list[dict]]:
-    """Write ``out`` (images/, labels.json, ORIGIN.md) from the YOLO export ``src``; the labels written."""
+def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, splits: Sequence[str] = SPLITS,
+            median: int = 0) -> dict[str, list[dict]]:
+    """Write ``out`` (images/, labels.json, ORIGIN.md) from the YOLO export ``src``; the labels written
+    (``median``: each photo median-filtered that many pixels wide instead of copied, 0 for none)."""
     if not origin.strip() or "\n" in origin:
         raise ValueError("--origin: one line naming where the photos come from and their licence")
+    if median and (median < 3 or median % 2 == 0):
+        raise ValueError(f"--median {median}: an odd width of 3 or more pixels expected")
     values = class_values(src / "data.yaml")
     folders = [d for d in (src, *(src / name for name in splits)) if (d / "images").is_dir()]
     if not folders:
@@ -126,9 +135,13 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
             if image is None:
                 raise ValueError(f"{image_file}: not a readable picture")
             labels[image_file.name] = dice_of(label_file, values, image.shape[1], image.shape[0])
-            shutil.copyfile(image_file, out / "images" / image_file.name)
+            if median:
+                cv2.imwrite(str(out / "images" / image_file.name), cv2.medianBlur(image, median), [cv2.IMWRITE_JPEG_QUALITY, 95])
+            else:
+                shutil.copyfile(image_file, out / "images" / image_file.name)
     (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n")
-    (out / "ORIGIN.md").write_text(f"# {origin.strip()}\n\nConverted by tools/yolo_dice_labels.py from {src}.\n", encoding="utf-8")
+    filtered = f" — each photo median-filtered {median}x{median} (tools/yolo_dice_labels.py --median {median})" if median else ""
+    (out / "ORIGIN.md").write_text(f"# {origin.strip()}{filtered}\n\nConverted by tools/yolo_dice_labels.py from {src}.\n", encoding="utf-8")
     if orphans:
         print(f"{orphans} label files without a photo skipped", file=sys.stderr)
     if copies:
@@ -152,9 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--splits", type=_splits, default=SPLITS, metavar="NAMES",
                     help="the export's folders to take, comma-separated, of train, valid, test (default all)")
     ap.add_argument("--origin", required=True, help="one line: where the photos come from (repository, commit, folder) and their licence")
+    ap.add_argument("--median", type=int, default=0, metavar="K",
+                    help="write each photo median-filtered K x K pixels (odd; against an export's salt-and-pepper noise)")
     args = ap.parse_args(argv)
     try:
-        labels = convert(args.src, args.out, args.origin, args.one_per_photo, args.splits)
+        labels = convert(args.src, args.out, args.origin, args.one_per_photo, args.splits, args.median)
     except (ValueError, OSError) as e:
         print(f"yolo_dice_labels: {e}", file=sys.stderr)
         return 2

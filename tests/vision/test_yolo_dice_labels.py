@@ -89,3 +89,24 @@ def test_splits_and_one_copy_of_each_photo_can_be_chosen(tool: dict, tmp_path: P
     assert tool["_splits"]("valid,test") == ("valid", "test")
     with pytest.raises(argparse.ArgumentTypeError, match="'val': names of train, valid, test expected"):
         tool["_splits"]("val")
+
+
+def test_photos_can_be_median_filtered_against_salt_and_pepper_noise(tool: dict, tmp_path: Path) -> None:
+    src = export(tmp_path / "src", "names: ['1']\n", {"a": "0 0.5 0.5 0.2 0.2\n"})
+    noisy = np.full((100, 200, 3), 128, np.uint8)
+    specks = np.random.default_rng(0).random((100, 200)) < 0.01
+    noisy[specks] = 255
+    cv2.imwrite(str(src / "train" / "images" / "a.jpg"), noisy)
+    assert tool["main"]([str(src), str(tmp_path / "out"), "--origin", "github.com/x/y @abc, CC BY 4.0", "--median", "3"]) == 0
+    written = cv2.imread(str(tmp_path / "out" / "images" / "a.jpg"))
+    assert int(np.abs(written.astype(int) - 128).max()) <= 3 and specks.sum() > 100  # the specks are gone
+    first = (tmp_path / "out" / "ORIGIN.md").read_text().splitlines()[0]
+    assert first == "# github.com/x/y @abc, CC BY 4.0 — each photo median-filtered 3x3 (tools/yolo_dice_labels.py --median 3)"
+    assert json.loads((tmp_path / "out" / "labels.json").read_text())["a.jpg"] == [{"value": 1, "box": [80, 40, 120, 60]}]
+
+
+@pytest.mark.parametrize("width", ["2", "1", "-3"])
+def test_a_median_width_must_be_odd_and_at_least_three(tool: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str], width: str) -> None:
+    src = export(tmp_path / "src", "names: ['1']\n", {"a": ""})
+    assert tool["main"]([str(src), str(tmp_path / "out"), "--origin", "x, MIT", "--median", width]) == 2
+    assert f"--median {width}: an odd width of 3 or more pixels expected" in capsys.readouterr().err
