@@ -15,6 +15,9 @@ then run this script with that interpreter.
 licences). Only the *tune* part of each set is used (``part_of`` in
 bench/dice_accuracy.py, a hash of the file name); the held-out part is never
 read here, so bench/dice_accuracy.py --split gives an honest figure for it.
+The shipped network is also trained on every photo of a third set
+(``--extra``: Dice-3's train split, made with tools/yolo_dice_labels.py
+``--median 3``; vision/models/README.md).
 
 Drawn tables (``synthetic_scene``: ``vision.synth.draw_die`` dice of random
 colours, sizes and turns on a shaded table, blurred, noisy, JPEG-compressed) are

@@ -6,7 +6,8 @@ convolutional network gives the probability of "no die" (class 0) and of each
 top value 1..6. The network ships as ``vision/models/dice_cnn.onnx`` (with
 ``dice_cnn.json`` beside it: the data it was trained on and that data's
 digest) and is made by ``tools/train_dice_classifier.py`` from the *tune* part
-of the labelled photo sets (see docs/vision.md for the data's origin); it runs
+of the labelled photo sets and the photos of a third set (see
+vision/models/README.md and docs/vision.md for the data's origin); it runs
 on the CPU through ``cv2.dnn``, nothing else is needed at run time.
 
 >>> crop_features(np.zeros((50, 50, 3), np.uint8), np.array([[25.0, 25.0, 20.0, 0.0]])).shape
