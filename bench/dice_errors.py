@@ -1,9 +1,14 @@
 """Where the dice reader loses dice on the *tune* part: every error sorted by kind, counted, and listed.
 
-Usage: ``python bench/dice_errors.py DATA_DIR [--set NAME] [--list]``
+Usage: ``python bench/dice_errors.py DATA_DIR [--set NAME] [--list] [--part tune|inner] [--model FILE.onnx]``
 
 Runs only the tune part of each set (``bench/dice_accuracy.py``'s ``part_of``):
 the held-out part is for whole-set figures only, never looked at photo by photo.
+The shipped network was trained on the tune photos, so there it is surer and
+righter than on new ones; ``--part inner --model FILE.onnx`` sorts the errors
+on the inner validation photos with a network trained without them (the
+trainer's ``--validate --save-model FILE.onnx``), which are errors as a new
+photo would show them.
 Each labelled die is sorted into one kind (a reading matched to it: its centre
 inside the labelled box, as in ``bench/dice_accuracy.py``):
 
@@ -34,7 +39,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import match, parts, photo  # noqa: E402
+from bench.dice_accuracy import match, part_photos, photo  # noqa: E402
+from vision import dice_model  # noqa: E402
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, die_size, look_at, network_readings  # noqa: E402
 from vision.dice_model import classify  # noqa: E402
 
@@ -87,22 +93,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data_dir", type=Path)
     ap.add_argument("--set", dest="sets", action="append", help="only this data set (repeatable)")
     ap.add_argument("--list", action="store_true", help="print every error, photo by photo")
+    ap.add_argument("--part", choices=("tune", "inner"), default="tune",
+                    help="the tune photos (default), or only its inner validation photos (with --model: a network trained without them)")
+    ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.model:
+        dice_model.MODEL_PATH = args.model
     for folder in sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists()):
         if args.sets and folder.name not in args.sets:
             continue
         labels = json.loads((folder / "labels.json").read_text())
         total: Counter[str] = Counter()
         rows: list[Row] = []
-        names = parts(list(labels), True)["tune"]
+        names = part_photos(labels, args.part)
         for name in names:
             image = photo(folder, name)
             kinds, found = errors_of(name, image, labels[name])
             total += kinds
             rows.extend(found)
         dice = sum(n for k, n in total.items() if not k.startswith(("extra", "unsure, matched")))
-        print(f"{folder.name} / tune: {len(names)} photos, {dice} dice")
+        print(f"{folder.name} / {args.part}: {len(names)} photos, {dice} dice")
         for kind, n in sorted(total.items()):
             print(f"  {kind:32s} {n:4d}")
         if args.list:
