@@ -85,7 +85,8 @@ class Params:
     side_face_margin: float = 0.0  # a side face's pips are this much less round than the top's
     same_die: float = 0.85  # faces closer than this many die sizes belong to one die
     link_factor: float = 4.5  # link pips closer than this many (mean) diameters
-    min_face_contrast: float = 10.0  # colour distance between die face and table background
+    min_face_contrast: float = 10.0  # colour distance between die face and table background ...
+    contrast_pips: int = 4  # ... which faces of this many pips (a square pattern: a white die on a white tray) need not reach
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
     pip_colour: float = 80.0  # pips of one die have about the same colour
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
@@ -782,7 +783,7 @@ def face_of(
     box = (x0, y0, x1, y1)
     if n > 6:
         return Face(cx, cy, size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
-    if contrast < params.min_face_contrast:
+    if contrast < params.min_face_contrast and n < params.contrast_pips:
         return None
     conf = _pattern_score(np.array([xs, ys]).T, diam, err)
     return Face(cx, cy, size, n, conf, roundness, box, n, peak, diam, contrast, clutter)

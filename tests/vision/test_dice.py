@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.dice import CONFIDENCE_THRESHOLD, read_dice
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, read_dice
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
 
@@ -145,6 +146,20 @@ def test_big_die_the_colour_of_the_table() -> None:
     draw_die(img, 1, (300, 260), 120, 8.0, body=(214, 211, 204), pip=(30, 30, 30))
     img = np.clip(img + np.random.default_rng(1).normal(0, 2, img.shape), 0, 255).astype(np.uint8)
     assert values(read_dice(img)) == [1]
+
+
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_a_white_die_on_a_white_tray_is_read_by_its_square_pattern(value: int) -> None:
+    # the face hardly differs from the table, which alone would make its pips a printed pattern;
+    # four or more pips in a die's square pattern are a die all the same (a byler tray photo)
+    img, truth = render_dice([value, value], table=(235, 235, 235), seed=value)
+    assert values(read_dice(img)) == [value, value]
+    assert values(read_dice(img, replace(DEFAULT, contrast_pips=7))) == []  # the contrast test alone refuses them
+
+
+def test_two_dots_on_a_plain_table_still_need_a_die_round_them() -> None:
+    img, _ = render_dice([2, 2], table=(235, 235, 235), seed=2)
+    assert read_dice(img) == []
 
 
 def test_a_candidate_with_an_outsized_die_size_does_not_swallow_its_neighbours() -> None:
