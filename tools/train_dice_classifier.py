@@ -2,7 +2,7 @@
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
 [--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--channels C1,C2,C3]
-[--crop N] [--seed N]
+[--crop N] [--features lightness|each] [--seed N]
 [--validate [--save-probs FILE.npz] [--save-model FILE.onnx]]``
 
 Training needs PyTorch (CPU build; not a dependency of Refbox: the reader runs
@@ -56,8 +56,11 @@ face, marbled or translucent bodies, like the dice of a tray photo; default 0),
 ``--crop N`` (the side of the network's square crop in
 pixels, a multiple of 8, default ``vision.dice_model.CROP`` = 32; the crop
 still covers ``CROP_FACTOR`` die sizes, so a larger side sees the die at a
-higher resolution; the reader takes the side from the record's ``"crop"``).
-Settings other than the defaults are written to the record.
+higher resolution; the reader takes the side from the record's ``"crop"``),
+``--features each`` (each crop's colour channels standardised by their own
+spread instead of the lightness's, :func:`vision.dice_model.features`: pips
+that differ from their die in colour only; the record's ``"features"``, which
+the reader follows). Settings other than the defaults are written to the record.
 
 ``--validate`` chooses settings honestly: the tune photos are split again by
 another part of the file name's SHA-1 (``inner_part_of``: about 80 % inner
@@ -111,7 +114,7 @@ from dice_accuracy import part_photos, photo  # noqa: E402
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, candidate_faces, die_size, network_readings, working_copy  # noqa: E402
 from vision.synth import PIP_RADIUS, PIP_STEP, PIPS, draw_die, face_geometry  # noqa: E402
-from vision.dice_model import CROP, CROP_FACTOR, OPPONENT, DiceNet, crops, features  # noqa: E402
+from vision.dice_model import CROP, CROP_FACTOR, NORMS, OPPONENT, DiceNet, crops, features  # noqa: E402
 
 AUGMENT = 16
 NEGATIVE_SHARE = 0.6  # keep this share of the "no die" samples (there are many)
@@ -368,14 +371,14 @@ def validation_set(data_dir: Path, crop: int = CROP) -> dict[str, tuple[np.ndarr
     return out
 
 
-def validation_probs(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, np.ndarray]:
+def validation_probs(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]], norm: str = "lightness") -> dict[str, np.ndarray]:
     """Per set ``s`` of ``val``: ``s_one`` the class probabilities (n, 7) at one look, ``s_four`` their average over four quarter turns, ``s_labels`` the values."""
     import torch
 
     out = {}
     with torch.no_grad():
         for name, (x, y) in val.items():
-            f = torch.from_numpy(features(x)).reshape(len(x), 3, x.shape[1], x.shape[2])
+            f = torch.from_numpy(features(x, norm)).reshape(len(x), 3, x.shape[1], x.shape[2])
             p = [torch.softmax(net(torch.rot90(f, k, dims=(2, 3))), dim=1).numpy() for k in range(4)]
             out[f"{name}_one"] = p[0]
             out[f"{name}_four"] = sum(p) / 4
@@ -413,20 +416,21 @@ def figures_of(probs: dict[str, np.ndarray]) -> str:
     return "; ".join(parts)
 
 
-def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]]) -> str:
+def validation_figures(net: Any, val: dict[str, tuple[np.ndarray, np.ndarray]], norm: str = "lightness") -> str:
     """Per set: the share of validation dice whose most likely class (of 7) is their value, at one look and averaged over four quarter turns."""
-    return figures_of(validation_probs(net, val))
+    return figures_of(validation_probs(net, val, norm))
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: float = DROPOUT, weight_decay: float = WEIGHT_DECAY,
           warp: float = 0.0, blur: float = 0.0, val: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-          channels: tuple[int, int, int] = CHANNELS) -> Any:
+          channels: tuple[int, int, int] = CHANNELS, norm: str = "lightness") -> Any:
     """Train on uint8 crops ``x`` (n, crop, crop, 3; crop a multiple of 8) and classes ``y``; the trained torch network (in eval mode).
 
     ``warp`` > 0: each crop is also squeezed along a random direction by up to
     that share and scaled by up to half of it at random (a die seen at a slant,
     a die size misjudged); ``blur`` > 0: a random Gaussian blur of up to that
-    sigma (pixels of the crop) on half the crops. With ``val``
+    sigma (pixels of the crop) on half the crops. ``norm``: how the crops'
+    channels are standardised (:func:`vision.dice_model.features`). With ``val``
     (:func:`validation_set`) the validation figures are printed after each epoch.
     """
     import torch
@@ -441,7 +445,10 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
         """The same as vision.dice_model.features, on a float (n, side, side, 3) BGR batch."""
         o = (batch.reshape(len(batch), -1, 3) @ opp.T)
         o = o - o.mean(dim=1, keepdim=True)
-        o = o / (o[:, :, 0].std(dim=1, unbiased=False)[:, None, None] + 8.0)
+        if norm == "each":
+            o = o / (o.std(dim=1, unbiased=False)[:, None, :] + 8.0)
+        else:
+            o = o / (o[:, :, 0].std(dim=1, unbiased=False)[:, None, None] + 8.0)
         return o.transpose(1, 2).reshape(len(batch), 3, side, side)
 
     def colour(batch: torch.Tensor) -> torch.Tensor:
@@ -516,14 +523,14 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = SEED, dropout: 
         line = f"  epoch {epoch + 1:2d}: loss {total / len(x):.4f}, right {100 * right / len(x):.1f} % ({time.perf_counter() - t0:.0f} s)"
         if val:
             net.eval()
-            line += "; validation: " + validation_figures(net, val)
+            line += "; validation: " + validation_figures(net, val, norm)
         print(line, flush=True)
     net.eval()
     return net
 
 
 def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = "", crop: int = CROP, seed: int = SEED,
-           channels: tuple[int, int, int] = CHANNELS, part: str = "tune") -> None:
+           channels: tuple[int, int, int] = CHANNELS, part: str = "tune", norm: str = "lightness") -> None:
     """Write the network with a softmax as ONNX (read by ``cv2.dnn``) and its record (data used, digest) beside it."""
     import torch
     from torch import nn
@@ -538,6 +545,7 @@ def export(net: Any, out: Path, used: list[str], epochs: int, settings: str = ""
         "layers": f"3x3 convolutions {'-'.join(map(str, channels))} (batch norm, ReLU, 2x2 max pool), dense {HIDDEN}, softmax over 7 classes",
         "training": f"{epochs} epochs, AdamW, one-cycle learning rate up to {MAX_RATE:g}, label smoothing {LABEL_SMOOTHING:g}, seed {seed}" + settings,
         "crop": crop,
+        "features": norm,
         "trainer": "tools/train_dice_classifier.py",
     }
     out.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n")
@@ -577,6 +585,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of the drawn dice drawn as solids: side faces showing, marbled or translucent bodies (draw_solid_die; default 0)")
     ap.add_argument("--channels", type=_channels, default=CHANNELS, metavar="C1,C2,C3",
                     help=f"channels of the three convolutions (default {','.join(map(str, CHANNELS))}; fewer: a faster network)")
+    ap.add_argument("--features", choices=NORMS, default="lightness",
+                    help="standardise each crop's lightness and colour channels by the lightness spread (default) or each by its own (written to the record)")
     ap.add_argument("--crop", type=int, default=CROP, help=f"side of the network's square crop, pixels, a multiple of 8 from 16 to 128 (default {CROP})")
     ap.add_argument("--seed", type=int, default=SEED, help=f"seed of everything random: crops, drawn tables, initial weights, batches (default {SEED})")
     ap.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
@@ -618,25 +628,25 @@ def main(argv: list[str] | None = None) -> int:
                          args.extra, args.extra_negatives)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val,
-                channels=args.channels)
+                channels=args.channels, norm=args.features)
     print(f"trained in {time.perf_counter() - t0:.0f} s", flush=True)
     settings = "".join(f", {name} {v:g}" for name, v, d in (("dropout", args.dropout, DROPOUT), ("weight decay", args.weight_decay, WEIGHT_DECAY),
                                                           ("warp", args.warp, 0.0), ("blur", args.blur, 0.0)) if v != d)
     if val is not None:
-        probs = validation_probs(net, val)
+        probs = validation_probs(net, val, args.features)
         print("inner validation: " + figures_of(probs))
         if args.save_probs is not None:
             args.save_probs.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.save_probs, **probs)
             print(f"wrote {args.save_probs}")
         if args.save_model is not None:
-            export(net, args.save_model, used, args.epochs, settings, args.crop, args.seed, args.channels, part="train")
+            export(net, args.save_model, used, args.epochs, settings, args.crop, args.seed, args.channels, part="train", norm=args.features)
             print(f"wrote {args.save_model} and its record {args.save_model.with_suffix('.json')}")
         return 0
-    export(net, args.out, used, args.epochs, settings, args.crop, args.seed, args.channels)
+    export(net, args.out, used, args.epochs, settings, args.crop, args.seed, args.channels, norm=args.features)
     # the exported network, as the reader runs it, must give what the trained one learnt
     model = DiceNet(args.out)
-    pred = np.concatenate([model.predict(features(x[i : i + 2048])).argmax(axis=1) for i in range(0, len(x), 2048)])
+    pred = np.concatenate([model.predict(features(x[i : i + 2048], model.norm)).argmax(axis=1) for i in range(0, len(x), 2048)])
     print(f"training accuracy (exported network, original colours) {100 * float(np.mean(pred == y)):.1f} %")
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB) and its record {args.out.with_suffix('.json')}")
     return 0

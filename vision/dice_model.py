@@ -44,9 +44,9 @@ OPPONENT = np.array(
 """BGR to lightness and two opponent colours (red - green, yellow - blue)."""
 
 
-def crop_features(work: np.ndarray, boxes: np.ndarray, crop: int = CROP) -> np.ndarray:
+def crop_features(work: np.ndarray, boxes: np.ndarray, crop: int = CROP, norm: str = "lightness") -> np.ndarray:
     """Features of square crops of a BGR image: (n, 3 * crop * crop) float32 (:func:`features` of :func:`crops`)."""
-    return features(crops(work, boxes, crop))
+    return features(crops(work, boxes, crop), norm)
 
 
 def crops(work: np.ndarray, boxes: np.ndarray, crop: int = CROP) -> np.ndarray:
@@ -71,20 +71,33 @@ def crops(work: np.ndarray, boxes: np.ndarray, crop: int = CROP) -> np.ndarray:
     return out
 
 
-def features(crop: np.ndarray) -> np.ndarray:
+NORMS = ("lightness", "each")
+"""How :func:`features` standardises a crop's channels: all three by the lightness spread, or each by its own."""
+
+
+def features(crop: np.ndarray, norm: str = "lightness") -> np.ndarray:
     """The network's input for (n, side, side, 3) BGR crops: (n, 3 * side * side) float32, channels first.
 
-    Each crop is turned into lightness and two opponent colours and
-    standardised by the crop's own lightness mean and spread (so the colour of
-    dice and light do not matter, only the pattern).
+    Each crop is turned into lightness and two opponent colours, each centred
+    on its mean and divided by a spread (plus 8, so a plain crop's noise stays
+    small): with ``norm`` "lightness" (the networks before the record named a
+    norm) all three by the lightness spread, so the colour of dice and light do
+    not matter, only the pattern; with "each" each channel by its own, so pips
+    that differ from their die in colour only (red pips on a smoky black die)
+    stand out as much as dark pips on a white one.
     """
     n, side = len(crop), crop.shape[1]
     o: np.ndarray = np.ascontiguousarray(  # channels first: each channel of each crop one contiguous row
         cv2.transform(crop.reshape(n * side, side, 3).astype(np.float32), OPPONENT).reshape(n, side * side, 3).transpose(0, 2, 1), np.float32
     )
     o -= o.mean(axis=2, keepdims=True)
-    # (the lightness is centred: its spread is the root of its mean square)
-    o /= (np.sqrt(np.square(o[:, 0]).mean(axis=1)) + 8.0)[:, None, None]
+    # (the channels are centred: a spread is the root of the mean square)
+    if norm == "each":
+        o /= (np.sqrt(np.square(o).mean(axis=2)) + 8.0)[:, :, None]
+    elif norm == "lightness":
+        o /= (np.sqrt(np.square(o[:, 0]).mean(axis=1)) + 8.0)[:, None, None]
+    else:
+        raise ValueError(f"unknown feature norm {norm!r}, expected one of {', '.join(NORMS)}")
     return o.reshape(n, -1)
 
 
@@ -93,7 +106,9 @@ class DiceNet:
 
     The side of its crops, :attr:`crop`, is the ``"crop"`` of the record
     beside the model (``dice_cnn.json``); loading checks that the network
-    takes crops of that side. An OpenCV DNN net holds its buffers, so calls
+    takes crops of that side. How its crops are standardised, :attr:`norm`
+    (:func:`features`), is the record's ``"features"`` (``"lightness"`` when
+    the record names none). An OpenCV DNN net holds its buffers, so calls
     from several threads (a camera worker and a command line reading) take turns.
     """
 
@@ -105,10 +120,15 @@ class DiceNet:
             raise ValueError(f"cannot load dice model {str(path)!r}: {_last_line(e)}") from e
         self._lock = threading.Lock()
         meta = str(path.with_suffix(".json"))
-        crop = self.origin().get("crop")
+        record = self.origin()
+        crop = record.get("crop")
         if isinstance(crop, bool) or not isinstance(crop, int) or not 8 <= crop <= 512:
             raise ValueError(f"the dice model's record {meta!r} gives crop {crop!r}, expected the side of the network's crops in pixels (8..512)")
         self.crop: int = crop
+        norm = record.get("features", "lightness")
+        if norm not in NORMS:
+            raise ValueError(f"the dice model's record {meta!r} gives features {norm!r}, expected one of {', '.join(NORMS)} (how the crops are standardised)")
+        self.norm: str = norm
         try:
             out = self.predict(np.zeros((1, 3 * crop * crop), np.float32))
         except cv2.error as e:
@@ -172,7 +192,7 @@ def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None
         boxes[:, 0:2] = rows[:, 0:2]
         boxes[:, 2] = CROP_FACTOR * rows[:, 2]
         boxes[:, 3] = 90.0 * quarters
-        return model.predict(crop_features(work, boxes, model.crop))
+        return model.predict(crop_features(work, boxes, model.crop, model.norm))
 
     p = look(centres, np.zeros(n))
     again = np.nonzero(p.max(axis=1) < sure)[0]

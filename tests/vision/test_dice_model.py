@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.dice import Params
-from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, load_model
+from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, crops, features, load_model
 from vision.synth import draw_die
 
 
@@ -64,9 +64,9 @@ def tiny_onnx(side: int, weights: np.ndarray) -> bytes:
     return _int(1, 7) + _msg(8, _int(2, 13)) + _msg(7, graph)
 
 
-def bright_centre_model(tmp_path: Path, side: int, record_crop: object) -> Path:
+def bright_centre_model(tmp_path: Path, side: int, record_crop: object, **record: object) -> Path:
     """A tiny model on ``side`` pixel crops: class 1 when the crop's middle is lighter than its edge, else class 0;
-    its record beside it names ``record_crop``."""
+    its record beside it names ``record_crop`` (and whatever else ``record`` holds)."""
     yy, xx = np.mgrid[0:side, 0:side]
     centre = (np.hypot(xx - (side - 1) / 2, yy - (side - 1) / 2) < side / 6).astype(np.float32)
     w = np.zeros((7, 3, side, side), np.float32)
@@ -74,7 +74,7 @@ def bright_centre_model(tmp_path: Path, side: int, record_crop: object) -> Path:
     w[0, 0] = -w[1, 0]
     path = tmp_path / f"tiny{side}.onnx"
     path.write_bytes(tiny_onnx(side, w.reshape(7, -1)))
-    path.with_suffix(".json").write_text(json.dumps({"origin": "drawn in a test", "crop": record_crop}))
+    path.with_suffix(".json").write_text(json.dumps({"origin": "drawn in a test", "crop": record_crop, **record}))
     return path
 
 
@@ -177,3 +177,36 @@ def test_classify_defaults_are_the_readers():
     # a direct caller of classify gets the same second looks as the reader (Params.turns, Params.sure)
     defaults = {k: p.default for k, p in inspect.signature(classify).parameters.items()}
     assert (defaults["turns"], defaults["sure"]) == (Params().turns, Params().sure)
+
+
+def smoky_die_with_red_pips() -> np.ndarray:
+    img = np.full((64, 64, 3), (200, 202, 205), np.uint8)  # a light tray
+    draw_die(img, 5, (32, 32), 36, 10.0, body=(48, 44, 46), pip=(40, 40, 150))  # red pips about as light as the die
+    return img
+
+
+def test_each_channel_by_its_own_spread_shows_pips_that_differ_in_colour_only() -> None:
+    box = np.array([[32.0, 32.0, 40.0, 0.0]], np.float32)
+    light = crop_features(smoky_die_with_red_pips(), box).reshape(3, -1)
+    each = crop_features(smoky_die_with_red_pips(), box, norm="each").reshape(3, -1)
+    assert np.allclose(light[0], each[0])  # the lightness is standardised alike
+    # by the lightness spread (the dark die on the light tray) the red pips are faint in red - green; by their own they are not
+    assert light[1].std() < 0.35 and each[1].std() > 2 * light[1].std()
+    with pytest.raises(ValueError, match=r"unknown feature norm 'colour'.*lightness, each"):
+        features(crops(smoky_die_with_red_pips(), box), "colour")
+
+
+def test_a_model_reads_the_crops_standardised_as_its_record_says(tmp_path: Path) -> None:
+    assert load_model().norm == load_model(bright_centre_model(tmp_path, 32, 32)).norm == "lightness"  # records before "features"
+    (tmp_path / "each").mkdir()
+    model = load_model(bright_centre_model(tmp_path / "each", 32, 32, features="each"))
+    assert model.norm == "each"
+    img = smoky_die_with_red_pips()
+    centres = np.array([[32.0, 32.0, 40.0 / 1.5]], np.float32)
+    want = model.predict(features(crops(img, np.array([[32.0, 32.0, 40.0, 0.0]], np.float32), 32), "each"))
+    assert np.allclose(classify(img, centres, model, turns=1), want, atol=1e-6)
+
+
+def test_record_with_an_unknown_feature_norm_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"tiny32.json.*gives features 'colour', expected one of lightness, each"):
+        load_model(bright_centre_model(tmp_path, 32, 32, features="colour"))
