@@ -15,8 +15,11 @@ reported unsure (value None) count as found but not right.
 
 Printed per set and part: per-die accuracy (right / labelled), accuracy of the
 found dice (right / found), recall (found / labelled), exact-photo rate (every
-labelled die right and no extra confident reading), extra confident readings,
-unsure readings, and the confusion matrix (rows: label 1-6; columns: read 1-6,
+labelled die right and no extra confident reading), the rate of photos a table
+would score right (exact, and no unsure reading anywhere: the settler,
+``vision.settle``, holds a roll while any reading is unsure, also one off every
+die), extra confident readings, unsure readings (and of them, those matched to
+no labelled die), and the confusion matrix (rows: label 1-6; columns: read 1-6,
 ``?`` unsure, ``-`` missed).
 """
 
@@ -48,8 +51,10 @@ class Tally:
     right: int = 0
     photos: int = 0
     exact: int = 0
+    settles: int = 0  # exact, and no unsure reading at all (what the settler would let through)
     extra: int = 0
     unsure: int = 0
+    unsure_off: int = 0  # unsure readings matched to no labelled die
     seconds: float = 0.0
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((6, 8), int))
     wrong_photos: list[str] = field(default_factory=list)
@@ -100,11 +105,13 @@ def score(tally: Tally, name: str, labels: list[dict], readings: list[DieReading
     for j, r in enumerate(readings):
         if r.value is None:
             tally.unsure += 1
+            tally.unsure_off += j not in matched
         elif j not in matched:
             tally.extra += 1
             ok = False
     tally.photos += 1
     tally.exact += ok
+    tally.settles += ok and all(r.value is not None for r in readings)
     if not ok:
         tally.wrong_photos.append(name)
 
@@ -196,8 +203,8 @@ def report(set_name: str, half: str, t: Tally, errors: bool) -> str:
         f"{set_name} / {half}: {t.photos} photos, {t.labelled} dice, {1000 * t.seconds / max(t.photos, 1):.1f} ms/photo",
         f"  per-die accuracy {pct(t.right, t.labelled)}   (of found dice {pct(t.right, t.found)})",
         f"  recall           {pct(t.found, t.labelled)}",
-        f"  exact photos     {pct(t.exact, t.photos)}",
-        f"  extra confident readings {t.extra}, unsure readings {t.unsure}",
+        f"  exact photos     {pct(t.exact, t.photos)}   (a table would score right {pct(t.settles, t.photos)}: exact, no unsure reading)",
+        f"  extra confident readings {t.extra}, unsure readings {t.unsure} ({t.unsure_off} off every labelled die)",
         "  confusion (rows label, cols read):",
         "        1    2    3    4    5    6    ?    -",
     ]
