@@ -92,7 +92,8 @@ class Params:
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
     turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4) ...
     sure: float = 0.5  # ... when its first look gives no class this much probability (half: one class outweighs the rest)
-    min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs
+    min_die: float = 0.5  # the classifier's probability of "a die" a candidate needs ...
+    unsure_die: float = 0.9  # ... and one whose value it cannot read (an unsure die, which holds the roll): clutter is rarely this clearly a die
     clear_roundness: float = 0.85  # a face whose pips are this round ...
     second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much
     agree_roundness: float = 0.75  # a face of round pips (this much) in a good pattern whose count the network reads is its die
@@ -886,7 +887,10 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     A candidate is kept when the classifier says it is a die (probability of
     "no die" below ``1 - min_die``); its value is the classifier's most likely
     value and its confidence that value's probability (below
-    ``CONFIDENCE_THRESHOLD``: unsure). Of the kept candidates one per die is
+    ``CONFIDENCE_THRESHOLD``: unsure). An unsure candidate is kept only when
+    the classifier is surer that it is a die (``unsure_die``): an unsure
+    reading holds the roll at the table, and clutter the network half takes
+    for a die (a port, a key, a label) reads as no value in particular. Of the kept candidates one per die is
     chosen by :func:`one_per_die` (``regions``, :func:`die_regions`, made here
     when not given).
     """
@@ -904,6 +908,8 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
         if f.value is not None and f.value != v and _clear(f, params.clear_roundness) and p[f.value] / die >= params.second_opinion:
             # a clear face (several round pips in a good pattern) the network thinks possible: its own count stands
             v, conf = f.value, max(float(p[f.value]) / die, CONFIDENCE_THRESHOLD)
+        if conf < CONFIDENCE_THRESHOLD and die < params.unsure_die:
+            continue  # no value it can read, and not clearly a die: a laptop's port, a key, a label, a speck
         cands.append((replace(f, value=v, confidence=conf), die * conf, agrees(f, v, conf, params)))
     if regions is None and params.region_colour > 0:
         regions = die_regions(work, table_background(work), params)

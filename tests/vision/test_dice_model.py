@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.dice import Params
+from vision import dice_model
+from vision.dice import Params, read_dice
 from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, crops, features, load_model
 from vision.synth import draw_die
 
@@ -36,9 +37,9 @@ def _msg(field: int, body: bytes | str) -> bytes:
     return _key(field, 2) + _varint(len(b)) + b
 
 
-def tiny_onnx(side: int, weights: np.ndarray) -> bytes:
+def tiny_onnx(side: int, weights: np.ndarray, bias: np.ndarray | None = None) -> bytes:
     """An ONNX model (protobuf written here, field numbers of onnx.proto) taking (n, 3, side, side) crops:
-    flatten, a dense layer ``weights`` (7, 3 * side * side) and a softmax, like the shipped network's input and output."""
+    flatten, a dense layer ``weights`` (7, 3 * side * side) and ``bias`` (7, default 0) and a softmax, like the shipped network's input and output."""
 
     def tensor(name: str, a: np.ndarray) -> bytes:
         return b"".join(_int(1, d) for d in a.shape) + _int(2, 1) + _msg(8, name) + _msg(9, a.astype("<f4").tobytes())
@@ -57,7 +58,7 @@ def tiny_onnx(side: int, weights: np.ndarray) -> bytes:
         + _msg(1, node("Softmax", ["logits"], "probabilities", axis=1))
         + _msg(2, "tiny")
         + _msg(5, tensor("w", weights))
-        + _msg(5, tensor("b", np.zeros(7, np.float32)))
+        + _msg(5, tensor("b", np.zeros(7, np.float32) if bias is None else bias))
         + _msg(11, value("crops", ["n", 3, side, side]))
         + _msg(12, value("probabilities", ["n", 7]))
     )
@@ -210,3 +211,20 @@ def test_a_model_reads_the_crops_standardised_as_its_record_says(tmp_path: Path)
 def test_record_with_an_unknown_feature_norm_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"tiny32.json.*gives features 'colour', expected one of lightness, each"):
         load_model(bright_centre_model(tmp_path, 32, 32, features="colour"))
+
+
+@pytest.mark.parametrize(("probs", "read"), [
+    ([0.02, 0.03, 0.05, 0.05, 0.05, 0.75, 0.05], [5]),  # a die, surely a five
+    ([0.05, 0.05, 0.35, 0.40, 0.05, 0.05, 0.05], [None]),  # surely a die (0.95), unsure of its value: an unsure die, which holds the roll
+    ([0.30, 0.10, 0.15, 0.15, 0.10, 0.10, 0.10], []),  # half a die (0.7) and no value in particular: clutter, not an unsure die
+    ([0.60, 0.05, 0.05, 0.05, 0.05, 0.15, 0.05], []),  # no die
+])
+def test_a_die_the_network_cannot_read_must_be_clearly_a_die(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, probs: list[float], read: list) -> None:
+    path = tmp_path / "fixed.onnx"  # a network that answers ``probs`` whatever the crop
+    path.write_bytes(tiny_onnx(32, np.zeros((7, 3 * 32 * 32), np.float32), np.log(np.array(probs, np.float32))))
+    path.with_suffix(".json").write_text(json.dumps({"origin": "drawn in a test", "crop": 32}))
+    monkeypatch.setattr(dice_model, "MODEL_PATH", path)
+    img = np.full((240, 320, 3), (60, 120, 60), np.uint8)
+    draw_die(img, 5, (160, 120), 60, 10.0)
+    assert Params().unsure_die == 0.9
+    assert [r.value for r in read_dice(img)] == read
