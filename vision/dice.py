@@ -890,9 +890,9 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     ``CONFIDENCE_THRESHOLD``: unsure). An unsure candidate is kept only when
     the classifier is surer that it is a die (``unsure_die``): an unsure
     reading holds the roll at the table, and clutter the network half takes
-    for a die (a port, a key, a label) reads as no value in particular. Of the kept candidates one per die is
-    chosen by :func:`one_per_die` (``regions``, :func:`die_regions`, made here
-    when not given).
+    for a die (a port, a key, a label) reads as no value in particular. Of
+    the kept candidates one per die is chosen by :func:`one_per_die`
+    (``regions``, :func:`die_regions`, made here when not given).
     """
     from .dice_model import classify
 
