@@ -110,7 +110,10 @@ def test_garbage_and_corruption_on_the_line_are_resynced_and_counted(tmp_path, r
         assert flipped and sim.snapshot()["bad_crc"] >= 1
         assert wait_until(lambda: dev.health()["serial-display"]["garbage_bytes"] >= 40)
         h = dev.health()["serial-display"]
-        assert h["ok"] and h["resends"] >= 1, h
+        # the corrupted frame is never acknowledged: it is sent again, or, when a newer view is due
+        # first (the link sends the latest view; a loaded machine can let one come in between), that
+        # view takes its place; either way the display shows the goal (above) and the loss is counted
+        assert h["ok"] and h["frames_sent"] > h["acks"], h
         assert goal(table, "away").accepted
         assert sim.wait_for(lambda s: s["away"] == "1", 5)
     finally:
