@@ -392,10 +392,11 @@ def as_read(p: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
     As :func:`vision.dice.learned_faces` reads a candidate (:func:`vision.dice.network_readings`):
     "no die" when the probability of a die is under ``min_die``, else the most
     likely value, unsure when its share of the die probability is under
-    ``CONFIDENCE_THRESHOLD``.
+    ``CONFIDENCE_THRESHOLD`` (and then "no die" when the probability of a die
+    is under ``unsure_die``).
     """
     die, value, confidence = network_readings(p)
-    no_die = die < DEFAULT.min_die
+    no_die = (die < DEFAULT.min_die) | ((confidence < CONFIDENCE_THRESHOLD) & (die < DEFAULT.unsure_die))
     unsure = ~no_die & (confidence < CONFIDENCE_THRESHOLD)
     sure = ~no_die & ~unsure
     return int((sure & (value == y)).sum()), int(unsure.sum()), int((sure & (value != y)).sum()), int(no_die.sum())

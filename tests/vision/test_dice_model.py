@@ -218,6 +218,7 @@ def test_record_with_an_unknown_feature_norm_is_a_clear_error(tmp_path: Path) ->
     ([0.05, 0.05, 0.35, 0.40, 0.05, 0.05, 0.05], [None]),  # surely a die (0.95), unsure of its value: an unsure die, which holds the roll
     ([0.30, 0.10, 0.15, 0.15, 0.10, 0.10, 0.10], []),  # half a die (0.7) and no value in particular: clutter, not an unsure die
     ([0.60, 0.05, 0.05, 0.05, 0.05, 0.15, 0.05], []),  # no die
+    ([0.30, 0.02, 0.02, 0.02, 0.02, 0.60, 0.02], []),  # surely a five, if a die at all: not clearly enough a die (0.7)
 ])
 def test_a_die_the_network_cannot_read_must_be_clearly_a_die(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, probs: list[float], read: list) -> None:
     path = tmp_path / "fixed.onnx"  # a network that answers ``probs`` whatever the crop
@@ -226,5 +227,5 @@ def test_a_die_the_network_cannot_read_must_be_clearly_a_die(tmp_path: Path, mon
     monkeypatch.setattr(dice_model, "MODEL_PATH", path)
     img = np.full((240, 320, 3), (60, 120, 60), np.uint8)
     draw_die(img, 5, (160, 120), 60, 10.0)
-    assert Params().unsure_die == 0.9
+    assert (Params().min_die, Params().unsure_die) == (0.8, 0.9)
     assert [r.value for r in read_dice(img)] == read

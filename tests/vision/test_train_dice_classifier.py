@@ -60,20 +60,23 @@ def test_solid_share_zero_draws_the_plain_tables_and_one_draws_solids(trainer: d
 
 def test_validation_dice_are_counted_as_the_reader_would_report_them(trainer: dict) -> None:
     # a sure three; a die whose best value (a five) holds only 0.4 of the die probability: unsure;
-    # a sure two where a six lies; a crop taken for no die
+    # a sure two where a six lies; a crop taken for no die; a sure four, but not clearly a die (0.7);
+    # no value in particular, and not clearly enough a die for an unsure one (0.85)
     p = np.array(
         [
             [0.05, 0.0, 0.0, 0.9, 0.05, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.3, 0.4, 0.3],
             [0.1, 0.0, 0.8, 0.0, 0.0, 0.0, 0.1],
             [0.7, 0.1, 0.1, 0.1, 0.0, 0.0, 0.0],
+            [0.3, 0.0, 0.0, 0.0, 0.7, 0.0, 0.0],
+            [0.15, 0.2, 0.2, 0.15, 0.1, 0.1, 0.1],
         ],
         np.float32,
     )
-    y = np.array([3, 5, 6, 1])
-    assert trainer["as_read"](p, y) == (1, 1, 1, 1)
+    y = np.array([3, 5, 6, 1, 4, 2])
+    assert trainer["as_read"](p, y) == (1, 1, 1, 3)
     line = trainer["figures_of"]({"byler_one": p, "byler_four": p, "byler_labels": y})
-    assert line == "byler 50.0 % (50.0 % over 4 turns) of 4, as read: 1 right, 1 unsure, 1 wrong, 1 no die"
+    assert line == "byler 50.0 % (50.0 % over 4 turns) of 6, as read: 1 right, 1 unsure, 1 wrong, 3 no die"
 
 
 def test_channels_are_three_positive_counts(trainer: dict) -> None:
