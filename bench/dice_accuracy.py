@@ -1,6 +1,6 @@
 """Accuracy of the dice reader on labelled photos, per data set, whole or split into tune and held-out parts.
 
-Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--model FILE.onnx]``
+Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--model FILE.onnx] [--frame WxH] [--camera]``
 
 ``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``). With
@@ -21,6 +21,16 @@ would score right (exact, and no unsure reading anywhere: the settler,
 die), extra confident readings, unsure readings (and of them, those matched to
 no labelled die), and the confusion matrix (rows: label 1-6; columns: read 1-6,
 ``?`` unsure, ``-`` missed).
+
+With ``--frame 1280x720`` each photo is first scaled to fit such a camera frame
+and centred on it (the rest filled with the photo's corner colour), as
+bench/dice_speed.py times them: the dice as a camera of that size would see
+them (the labelled sets' dice come out about 45 pixels wide, where the photos
+have them about 40 pixels wide in a 640-pixel picture). With ``--camera`` each
+part's photos are read in name order by one camera's reader
+(``vision.dice.DiceReader``, which remembers the scale its dice are read at
+over its last frames), as one camera over one table would read them; without
+it each photo is read alone (``read_dice``).
 """
 
 from __future__ import annotations
@@ -30,8 +40,8 @@ import hashlib
 import json
 import sys
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -40,8 +50,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import dice_model  # noqa: E402
-from vision.dice import read_dice  # noqa: E402
+from vision.dice import DiceReader, read_dice  # noqa: E402
 from vision.types import DieReading  # noqa: E402
+
+Frame = tuple[int, int]
+"""A camera frame's width and height, pixels."""
 
 
 @dataclass
@@ -180,17 +193,57 @@ def photo(folder: Path, name: str) -> np.ndarray:
     return image
 
 
-def run_set(folder: Path, split: bool, only: str | None = None) -> dict[str, Tally]:
+def in_frame(img: np.ndarray, frame: Frame) -> tuple[np.ndarray, float, int, int]:
+    """``img`` scaled to fit a ``frame`` (width, height) and centred on it, the rest its corner colour:
+    the frame, the scale, and the photo's left and top offsets in it."""
+    w, h = frame
+    s = min(w / img.shape[1], h / img.shape[0])
+    small = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    out = np.empty((h, w, 3), np.uint8)
+    out[:] = small[0, 0]
+    x, y = (w - small.shape[1]) // 2, (h - small.shape[0]) // 2
+    out[y : y + small.shape[0], x : x + small.shape[1]] = small
+    return out, s, x, y
+
+
+def read_in_frame(img: np.ndarray, frame: Frame | None, reader: Callable[[np.ndarray], list[DieReading]] = read_dice) -> list[DieReading]:
+    """``reader`` (default ``read_dice``) of the photo, or of the photo placed in a camera ``frame``
+    (:func:`in_frame`), in the photo's pixels."""
+    if frame is None:
+        return reader(img)
+    big, s, x, y = in_frame(img, frame)
+    out = []
+    for r in reader(big):
+        box = None if r.box is None else (int((r.box[0] - x) / s), int((r.box[1] - y) / s), int(np.ceil((r.box[2] - x) / s)), int(np.ceil((r.box[3] - y) / s)))
+        out.append(replace(r, center=((r.center[0] - x) / s, (r.center[1] - y) / s), box=box))
+    return out
+
+
+def parse_frame(text: str) -> Frame:
+    """``"1280x720"`` as (1280, 720); anything else is an argparse error naming it."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"frame {text!r}: expected WIDTHxHEIGHT in pixels, e.g. 1280x720") from None
+    if not (16 <= w <= 10000 and 16 <= h <= 10000):
+        raise argparse.ArgumentTypeError(f"frame {text!r}: width and height must be 16 to 10000 pixels")
+    return w, h
+
+
+def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | None = None, camera: bool = False) -> dict[str, Tally]:
+    """The tally of each part of a set; with ``camera``, each part's photos are read in name order by one
+    camera's reader (:class:`vision.dice.DiceReader`, which remembers the scale their dice are read at)."""
     labels = json.loads((folder / "labels.json").read_text())
     out: dict[str, Tally] = {}
     for half, names in parts(list(labels), split).items():
         if only != half and (only is not None or half == "inner"):
             continue
         t = Tally()
+        reader: Callable[[np.ndarray], list[DieReading]] = DiceReader() if camera else read_dice
         for name in names:
             image = photo(folder, name)
             t0 = time.perf_counter()
-            readings = read_dice(image)
+            readings = read_in_frame(image, frame, reader)
             t.seconds += time.perf_counter() - t0
             score(t, name, labels[name], readings)
         out[half] = t
@@ -225,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
                          "trained without them (--save-model)")
     ap.add_argument("--errors", action="store_true", help="list the photos that were not read exactly")
     ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
+    ap.add_argument("--frame", type=parse_frame, metavar="WxH", help="read each photo placed in a camera frame of this size (e.g. 1280x720)")
+    ap.add_argument("--camera", action="store_true",
+                    help="read each part's photos in name order by one camera's reader (vision.dice.DiceReader: it remembers the scale of the dice)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model:
@@ -233,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in folders:
         if args.sets and folder.name not in args.sets:
             continue
-        for half, t in run_set(folder, args.split or args.part is not None, args.part).items():
+        for half, t in run_set(folder, args.split or args.part is not None, args.part, args.frame, args.camera).items():
             print(report(folder.name, half, t, args.errors))
     return 0
 

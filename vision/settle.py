@@ -25,7 +25,8 @@ seconds). It answers None almost always, and the dice (a tuple of
    only carried to the kept zone, the others untouched, are no throw.
 
 Everything is pure and deterministic: the clock is an argument, the reader is
-injected (default :func:`vision.dice.read_dice`).
+injected (default a :class:`vision.dice.DiceReader`: :func:`~vision.dice.read_dice` that
+remembers the scale the camera's dice are read at).
 """
 
 from __future__ import annotations
@@ -164,9 +165,9 @@ class Settler:
         min_dice: int = 1,
     ) -> None:
         if reader is None:
-            from .dice import read_dice
+            from .dice import DiceReader
 
-            reader = read_dice
+            reader = DiceReader()
         if still_frames < 1 or agree < 1:
             raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
         self.reader = reader

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, read_dice
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, better_scale, die_size, first_scale, look_at, read_dice
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
 
@@ -76,6 +76,12 @@ def test_unsure_readings_have_no_value() -> None:
 def test_rejects_non_bgr() -> None:
     with pytest.raises(ValueError, match="BGR"):
         read_dice(np.zeros((10, 10), np.uint8))
+
+
+@pytest.mark.parametrize("scale", [0.0, -1.0, float("nan"), float("inf")])
+def test_a_bad_working_scale_is_refused_naming_it(scale: float) -> None:
+    with pytest.raises(ValueError, match="working scale"):
+        read_dice(np.zeros((100, 100, 3), np.uint8), scale=scale)
 
 
 def test_json_shape() -> None:
@@ -309,3 +315,89 @@ def test_face_patterns_are_searched_in_mirror_image_only_when_that_differs() -> 
         seen = model @ rot.T * [1.0, 0.6] * 9.0 + 50.0  # turned and seen at a slant
         assert pattern_error(seen, 3.0) < 1e-6
         assert pattern_error(seen * [-1.0, 1.0], 3.0) < 1e-6  # its mirror image fits as well
+
+
+def test_small_dice_are_read_again_from_a_larger_copy() -> None:
+    """Dice 24 pixels wide in a 1280 x 720 frame are 12 at the first working scale: one of five is
+    lost there; read again from a copy where they are ``work_die`` wide, all five are right."""
+    img, truth = render_dice([4, 5, 6, 2, 3], die=24, seed=0)
+    once = replace(DEFAULT, min_work_die=0.0)  # (no second reading)
+    assert len(read_dice(img, once)) == 4
+    assert sorted(v or 0 for v in values(read_dice(img))) == [2, 3, 4, 5, 6]
+    look = look_at(img)
+    assert look.scale > first_scale(img.shape)
+    assert DEFAULT.min_work_die <= die_size(look.faces)
+    for (value, (x, y)), r in zip(sorted(truth, key=lambda t: (t[1][1], t[1][0])), look.readings):
+        assert r.value == value and abs(r.center[0] - x) < 4 and abs(r.center[1] - y) < 4  # in the frame's pixels
+
+
+def test_a_real_photo_in_a_wide_camera_frame_is_read_as_the_photo_alone() -> None:
+    """A byler fixture photo (dice about 40 pixels in 640) centred in a 1280 x 720 frame: its dice are
+    small at the first working scale and one is misread there; read again larger, all seven are right."""
+    name = "byler-IMG_20191208_112219.jpg"
+    labels = json.loads((FIXTURES / "labels.json").read_text())[name]
+    photo = cv2.imread(str(FIXTURES / name))
+    assert photo is not None
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = photo[0, 0]
+    big = cv2.resize(photo, (720, 720), interpolation=cv2.INTER_LINEAR)
+    frame[:, 280:1000] = big
+
+    def right(readings: list[DieReading], framed: bool = True) -> int:
+        back = [replace(r, center=((r.center[0] - 280) * 640 / 720, r.center[1] * 640 / 720)) for r in readings] if framed else readings
+        return sum(
+            any(lab["box"][0] <= r.center[0] <= lab["box"][2] and lab["box"][1] <= r.center[1] <= lab["box"][3] and r.value == lab["value"] for r in back)
+            for lab in labels
+        )
+
+    assert right(read_dice(frame, replace(DEFAULT, min_work_die=0.0))) == len(labels) - 1
+    assert right(read_dice(frame)) == len(labels) == 7
+    assert right(read_dice(photo), framed=False) == 7  # (the photo alone is read at its own scale, once)
+    assert better_scale(look_at(photo)) is None
+
+
+def test_a_picture_is_read_again_at_most_at_its_own_size_and_only_for_small_dice() -> None:
+    img, _ = render_dice([4, 5, 6], die=16, seed=0, size=(320, 180))  # a small picture: read at its own size
+    look = look_at(img)
+    assert look.scale == 1.0 and 0 < die_size(look.faces) < DEFAULT.min_work_die
+    assert better_scale(look) is None  # (never enlarged)
+    photo = cv2.imread(str(FIXTURES / "byler-IMG_20191208_112116.jpg"))
+    assert photo is not None
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = photo[0, 0]
+    frame[40:680, 320:960] = photo  # dice about 40 pixels wide in a 1280 x 720 frame
+    first = look_at(frame, replace(DEFAULT, min_work_die=0.0))
+    assert first.scale == 0.5 and 0 < die_size(first.faces) < DEFAULT.min_work_die
+    assert 0.5 < (better_scale(first) or 0) < 1.0
+    bigger = replace(DEFAULT, work_die=3 * die_size(first.faces))  # would want them three times as big ...
+    assert better_scale(first, bigger) == 1.0  # ... but the frame is read at its own size, no larger
+    big, _ = render_dice([4, 5, 6], die=80, seed=0)
+    assert better_scale(look_at(big)) is None
+
+
+def test_a_camera_reader_remembers_the_scale_its_small_dice_are_read_at() -> None:
+    small, _ = render_dice([4, 5, 6, 2, 3], die=24, seed=0)
+    reader = DiceReader()
+    assert reader.scale(small.shape) is None
+    assert reader(small) == read_dice(small)
+    scale = reader.scale(small.shape)
+    assert scale is not None and scale > first_scale(small.shape)
+    assert look_at(small, scale=scale).scale == scale  # the next frame is read at once at that scale ...
+    assert reader(small) == read_dice(small, scale=scale)
+    scale = reader.scale(small.shape)
+    assert reader(np.full((720, 1280, 3), 90, np.uint8)) == []
+    assert reader.scale(small.shape) == scale  # ... also after a frame without dice
+    big, _ = render_dice([1, 2, 3], die=80, seed=1)
+    assert values(reader(big)) == values(read_dice(big))
+    again = reader.scale(small.shape)  # one frame of big dice (or clutter) does not undo it ...
+    assert again is not None and abs(again - scale) < 0.05 * scale
+    for _ in range(DiceReader().memory):
+        reader(big)
+    assert reader.scale(small.shape) is None  # ... but frames that keep showing them do
+
+
+def test_a_camera_reader_remembers_each_frame_size_apart() -> None:
+    reader = DiceReader()
+    small, _ = render_dice([4, 5, 6, 2, 3], die=24, seed=0)
+    reader(small)
+    assert reader.scale(small.shape) is not None and reader.scale((480, 640, 3)) is None

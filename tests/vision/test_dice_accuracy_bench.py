@@ -38,3 +38,52 @@ def test_an_extra_confident_reading_spoils_the_photo() -> None:
     t = tally([reading(3, 5), reading(5, 25), reading(2, 60)])
     assert (t.right, t.exact, t.settles, t.extra) == (2, 0, 0, 1)
     assert t.wrong_photos == ["photo.jpg"]
+
+
+def test_a_photo_read_in_a_camera_frame_is_scored_in_the_photos_pixels() -> None:
+    from bench.dice_accuracy import in_frame, read_in_frame
+    from vision.synth import render_dice
+
+    img, truth = render_dice([3, 6], die=50, seed=2, size=(640, 480))
+    frame, s, x, y = in_frame(img, (1280, 720))
+    assert frame.shape == (720, 1280, 3) and s == 1.5 and (x, y) == (160, 0)
+    got = sorted(read_in_frame(img, (1280, 720)), key=lambda r: r.value or 0)
+    for (value, (cx, cy)), r in zip(sorted(truth), got):
+        assert r.value == value and abs(r.center[0] - cx) < 3 and abs(r.center[1] - cy) < 3
+        assert r.box is not None and r.box[0] <= cx <= r.box[2] and r.box[1] <= cy <= r.box[3]
+
+
+def test_a_bad_frame_size_is_refused_naming_it() -> None:
+    import argparse
+
+    import pytest
+
+    from bench.dice_accuracy import parse_frame
+
+    assert parse_frame("1280x720") == (1280, 720)
+    for bad in ("1280", "1280x", "wide x720", "8x8"):
+        with pytest.raises(argparse.ArgumentTypeError, match=repr(bad)):
+            parse_frame(bad)
+
+
+def test_a_camera_reads_the_photos_of_one_table_in_frames_as_well_as_alone(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Byler's fixture photos in 1280 x 720 frames (dice about 45 px): read by one camera's reader, which
+    remembers the scale of the dice, as many dice are right as in the photos alone; never fewer than
+    each frame read by itself."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from bench.dice_accuracy import run_set
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
+    labels = {k: v for k, v in json.loads((fixtures / "labels.json").read_text()).items() if k.startswith("byler")}
+    (tmp_path / "images").mkdir()
+    for name in labels:
+        shutil.copy(fixtures / name, tmp_path / "images" / name)
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    alone = run_set(tmp_path, split=False)["all"]
+    framed = run_set(tmp_path, split=False, frame=(1280, 720))["all"]
+    camera = run_set(tmp_path, split=False, frame=(1280, 720), camera=True)["all"]
+    assert alone.labelled == camera.labelled == 27
+    assert camera.right >= alone.right - 1 and camera.right >= framed.right

@@ -190,3 +190,14 @@ def test_the_tile_settler_leaves_out_the_ignore_areas_too() -> None:
         s.feed(img, i / FPS)
     assert seen and all((f == (40, 110, 40)).all() for f in seen)
     assert not (img == (40, 110, 40)).all()
+
+
+def test_a_settler_reads_with_a_camera_reader_that_remembers_its_scale() -> None:
+    from vision.dice import DiceReader
+
+    s = Settler()
+    assert isinstance(s.reader, DiceReader)
+    small, _ = render_dice([3, 4, 6], die=24, seed=0)  # (dice 12 pixels wide at the first working scale)
+    rolls = feed_all(s, [small] * 8)
+    assert [sorted(r.value or 0 for r in dice) for _, dice in rolls] == [[3, 4, 6]]
+    assert isinstance(s.reader, DiceReader) and (s.reader.scale(small.shape) or 0) > 0.5
