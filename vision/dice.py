@@ -171,19 +171,44 @@ class Look:
 def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = None) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
 
-    The image is read at ``scale`` (default :func:`first_scale`); when the dice
-    found there are smaller than ``params.min_work_die`` working pixels
-    (:func:`die_size`) and the image was reduced, it is read again at the scale
-    :func:`better_scale` gives.
+    The image is looked at at ``scale`` (default :func:`first_scale`); when the
+    candidate faces found there (:func:`candidate_faces`) show dice smaller than
+    ``params.min_work_die`` working pixels (:func:`die_size`) and the image was
+    reduced, it is looked at again at the scale :func:`better_scale` gives, and
+    only then are the candidates read.
     """
-    look = _look_at(image, params, first_scale(image.shape) if scale is None else scale)
-    again = better_scale(look, params)
-    return look if again is None else _look_at(image, params, again)
+    work, scale, regions, faces = _candidates(image, params, first_scale(image.shape) if scale is None else scale)
+    again = better_scale(faces, scale, params)
+    if again is not None:
+        work, scale, regions, faces = _candidates(image, params, again)
+    chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
+    out: list[DieReading] = []
+    for f in chosen:
+        x0, y0, x1, y1 = f.box
+        out.append(
+            DieReading(
+                f.value if f.confidence >= CONFIDENCE_THRESHOLD else None,
+                (f.x / scale, f.y / scale),
+                f.confidence,
+                (int(x0 / scale), int(y0 / scale), int(np.ceil(x1 / scale)), int(np.ceil(y1 / scale))),
+            )
+        )
+    out.sort(key=lambda r: (r.center[1], r.center[0]))
+    return Look(work, scale, faces, out)
 
 
-def better_scale(look: Look, params: Params = DEFAULT) -> float | None:
-    """The scale to read the picture of ``look`` at instead, if its dice were too small to read well:
-    the one that makes them ``params.work_die`` working pixels, at most the picture's own size (None: keep it).
+def _candidates(image: np.ndarray, params: Params, scale: float) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face]]:
+    """The picture at ``scale`` (:func:`working_copy`), that scale, its lone-die outlines (:func:`die_regions`) and its candidate faces."""
+    work, scale = working_copy(image, scale)
+    background = table_background(work)
+    regions = die_regions(work, background, params) if params.region_colour > 0 else None
+    return work, scale, regions, candidate_faces(work, params, background, regions)
+
+
+def better_scale(faces: list[Face], scale: float, params: Params = DEFAULT) -> float | None:
+    """The scale to read a picture at instead of ``scale``, if the candidate ``faces`` seen there show
+    dice too small to read well: the one that makes them ``params.work_die`` working pixels, at most
+    the picture's own size (None: keep it).
 
     A picture is never enlarged: enlarging a 640-pixel photo whose dice measure a little less
     than ``min_work_die`` lost dice. A picture without a clear face (:func:`die_size` 0: no die,
@@ -192,11 +217,11 @@ def better_scale(look: Look, params: Params = DEFAULT) -> float | None:
     frames, but took three times as long on frames with one die, and would on every frame of an
     empty table.)
     """
-    size = die_size(look.faces)
-    if not size or size >= params.min_work_die or look.scale >= 1.0:
+    size = die_size(faces)
+    if not size or size >= params.min_work_die or scale >= 1.0:
         return None
-    scale = min(1.0, look.scale * params.work_die / size)
-    return scale if scale > 1.05 * look.scale else None
+    again = min(1.0, scale * params.work_die / size)
+    return again if again > 1.05 * scale else None
 
 
 class DiceReader:
@@ -235,27 +260,6 @@ class DiceReader:
         if size:
             self.sizes.setdefault((int(image.shape[0]), int(image.shape[1])), deque(maxlen=self.memory)).append(size / look.scale)
         return look.readings
-
-
-def _look_at(image: np.ndarray, params: Params, scale: float) -> Look:
-    work, scale = working_copy(image, scale)
-    background = table_background(work)
-    regions = die_regions(work, background, params) if params.region_colour > 0 else None
-    faces = candidate_faces(work, params, background, regions)
-    chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
-    out: list[DieReading] = []
-    for f in chosen:
-        x0, y0, x1, y1 = f.box
-        out.append(
-            DieReading(
-                f.value if f.confidence >= CONFIDENCE_THRESHOLD else None,
-                (f.x / scale, f.y / scale),
-                f.confidence,
-                (int(x0 / scale), int(y0 / scale), int(np.ceil(x1 / scale)), int(np.ceil(y1 / scale))),
-            )
-        )
-    out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return Look(work, scale, faces, out)
 
 
 def candidate_faces(

@@ -353,14 +353,15 @@ def test_a_real_photo_in_a_wide_camera_frame_is_read_as_the_photo_alone() -> Non
     assert right(read_dice(frame, replace(DEFAULT, min_work_die=0.0))) == len(labels) - 1
     assert right(read_dice(frame)) == len(labels) == 7
     assert right(read_dice(photo), framed=False) == 7  # (the photo alone is read at its own scale, once)
-    assert better_scale(look_at(photo)) is None
+    alone = look_at(photo)
+    assert better_scale(alone.faces, alone.scale) is None
 
 
 def test_a_picture_is_read_again_at_most_at_its_own_size_and_only_for_small_dice() -> None:
     img, _ = render_dice([4, 5, 6], die=16, seed=0, size=(320, 180))  # a small picture: read at its own size
     look = look_at(img)
     assert look.scale == 1.0 and 0 < die_size(look.faces) < DEFAULT.min_work_die
-    assert better_scale(look) is None  # (never enlarged)
+    assert better_scale(look.faces, look.scale) is None  # (never enlarged)
     photo = cv2.imread(str(FIXTURES / "byler-IMG_20191208_112116.jpg"))
     assert photo is not None
     frame = np.empty((720, 1280, 3), np.uint8)
@@ -368,11 +369,12 @@ def test_a_picture_is_read_again_at_most_at_its_own_size_and_only_for_small_dice
     frame[40:680, 320:960] = photo  # dice about 40 pixels wide in a 1280 x 720 frame
     first = look_at(frame, replace(DEFAULT, min_work_die=0.0))
     assert first.scale == 0.5 and 0 < die_size(first.faces) < DEFAULT.min_work_die
-    assert 0.5 < (better_scale(first) or 0) < 1.0
+    assert 0.5 < (better_scale(first.faces, first.scale) or 0) < 1.0
     bigger = replace(DEFAULT, work_die=3 * die_size(first.faces))  # would want them three times as big ...
-    assert better_scale(first, bigger) == 1.0  # ... but the frame is read at its own size, no larger
+    assert better_scale(first.faces, first.scale, bigger) == 1.0  # ... but the frame is read at its own size, no larger
     big, _ = render_dice([4, 5, 6], die=80, seed=0)
-    assert better_scale(look_at(big)) is None
+    seen = look_at(big)
+    assert better_scale(seen.faces, seen.scale) is None
 
 
 def test_a_camera_reader_remembers_the_scale_its_small_dice_are_read_at() -> None:
