@@ -9,8 +9,9 @@ high and centred on a 1280x720 canvas. Prints median and p95 milliseconds of
 ``read_dice`` per frame; OpenCV and numpy's BLAS are limited to one thread.
 
 The dice of the real photos are small in such a frame (about 45 pixels), so
-``read_dice`` of a lone frame reads most of them twice (the second time from a
-larger copy: ``vision.dice.better_scale``). A camera's reader
+``read_dice`` of a lone frame looks at most of them twice, the second time at a
+larger scale (``vision.dice.better_scale``), and reads the second look's
+candidates. A camera's reader
 (``vision.dice.DiceReader``) remembers that scale after its first frame; the
 line "as a camera" times that steady state: each frame read at the scale a
 ``DiceReader`` settled on for it.
