@@ -220,10 +220,19 @@ def cmd_read(args: argparse.Namespace) -> int:
         if zones is not None:
             image = zones.leave_out(image)  # the calibration's ignore areas are not read, as at the table
         if args.what == "dice":
-            readings = dice_reader.read_dice(image)
+            look = dice_reader.look_at(image)
+            readings = look.readings
             if zones is not None:
                 readings = list(zones.assign(readings, size))
-            entry: dict[str, Any] = {"image": path, "dice": [r.to_dict() for r in readings]}
+            die_px = dice_reader.die_size(look.faces) / look.scale
+            entry: dict[str, Any] = {
+                "image": path,
+                "dice": [r.to_dict() for r in readings],
+                # how the reader saw the picture: its dice's size in pixels (None: no clear face to
+                # measure them by) and the scale it read them at (below 1: reduced, for speed)
+                "die_px": round(die_px, 1) if die_px else None,
+                "read_scale": round(look.scale, 3),
+            }
             if annotate_dir:
                 cv2.imwrite(str(annotate_dir / Path(path).name), draw_dice(drawn, readings))
         else:

@@ -70,6 +70,24 @@ def test_read_dice_json_shape(capsys):
     for o in out:
         for d in o["dice"]:
             assert set(d) >= {"value", "center", "confidence"}
+        assert 25 < o["die_px"] < 60 and o["read_scale"] == 1.0  # (640-pixel photos: read at their own size)
+
+
+def test_read_dice_says_how_big_the_dice_are_and_the_scale_it_read_them_at(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    photo = cv2.imread(str(ROOT / "tests" / "fixtures" / "dice" / "byler-IMG_20191208_112219.jpg"))
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = photo[0, 0]
+    frame[40:680, 320:960] = photo  # dice about 40 pixels wide in a 1280 x 720 frame
+    path = tmp_path / "frame.png"
+    cv2.imwrite(str(path), frame)
+    assert main(["read", "dice", str(path), "--json"]) == 0
+    (o,) = json.loads(capsys.readouterr().out)
+    assert len(o["dice"]) >= 6
+    assert 20 < o["die_px"] < 45  # (the size of the clear faces: less than a die's box, which holds its sides)
+    assert 0.5 < o["read_scale"] <= 1.0  # looked at again less reduced than 640 pixels wide
 
 
 def zones_file(tmp_path):
