@@ -224,7 +224,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             readings = look.readings
             if zones is not None:
                 readings = list(zones.assign(readings, size))
-            die_px = dice_reader.die_size(look.faces) / look.scale
+            die_px = look.die_px
             entry: dict[str, Any] = {
                 "image": path,
                 "dice": [r.to_dict() for r in readings],

@@ -167,6 +167,11 @@ class Look:
     faces: list[Face]  # every candidate face, in working pixels
     readings: list[DieReading]  # what read_dice returns
 
+    @property
+    def die_px(self) -> float:
+        """The dice's size in the picture's own pixels (:func:`die_size` of the faces; 0.0 without a clear face)."""
+        return die_size(self.faces) / self.scale
+
 
 def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = None) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
@@ -217,11 +222,16 @@ def better_scale(faces: list[Face], scale: float, params: Params = DEFAULT) -> f
     frames, but took three times as long on frames with one die, and would on every frame of an
     empty table.)
     """
-    size = die_size(faces)
-    if not size or size >= params.min_work_die or scale >= 1.0:
+    again = _scale_for(die_size(faces) / scale, scale, params)
+    return again if again is not None and again > 1.05 * scale else None
+
+
+def _scale_for(die_px: float, scale: float, params: Params) -> float | None:
+    """The scale that makes dice of ``die_px`` picture pixels ``params.work_die`` working pixels, at most 1.0,
+    when at ``scale`` they would be smaller than ``params.min_work_die`` (None: ``scale`` will do, or no size)."""
+    if not die_px or die_px * scale >= params.min_work_die or scale >= 1.0:
         return None
-    again = min(1.0, scale * params.work_die / size)
-    return again if again > 1.05 * scale else None
+    return min(1.0, params.work_die / die_px)
 
 
 class DiceReader:
@@ -246,19 +256,12 @@ class DiceReader:
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`)."""
         sizes = self.sizes.get((int(shape[0]), int(shape[1])))
-        if not sizes:
-            return None
-        size = float(median(sizes))  # the dice's size in the frame's pixels
-        first = first_scale(shape)
-        if size * first >= self.params.min_work_die:
-            return None
-        return min(1.0, self.params.work_die / size)
+        return _scale_for(float(median(sizes)), first_scale(shape), self.params) if sizes else None
 
     def __call__(self, image: np.ndarray) -> list[DieReading]:
         look = look_at(image, self.params, self.scale(image.shape))
-        size = die_size(look.faces)
-        if size:
-            self.sizes.setdefault((int(image.shape[0]), int(image.shape[1])), deque(maxlen=self.memory)).append(size / look.scale)
+        if look.die_px:
+            self.sizes.setdefault((int(image.shape[0]), int(image.shape[1])), deque(maxlen=self.memory)).append(look.die_px)
         return look.readings
 
 
