@@ -1,7 +1,8 @@
-"""Draw what `refbox read dice --zones FILE --annotate DIR` shows for a calibration with
-an ignored area, from drawn dice read by the real reader (no hand-made pictures).
+"""Draw what `refbox read dice --annotate DIR` shows, with the real reader (no hand-made pictures):
+the real photos the tests ship (tests/fixtures/dice, with their licences) as read, and a
+calibration with an ignored area (`--zones FILE`) on drawn dice.
 
-    .venv/bin/python docs/img/make_vision_images.py     # writes docs/img/zones-ignore.png
+    .venv/bin/python docs/img/make_vision_images.py     # writes docs/img/read-dice.jpg and docs/img/zones-ignore.png
 """
 
 from __future__ import annotations
@@ -38,7 +39,28 @@ def table() -> np.ndarray:
     return img
 
 
+FIXTURES = HERE.parents[1] / "tests" / "fixtures" / "dice"
+PHOTOS = ("byler-IMG_20191208_111833.jpg", "byler-IMG_20191208_112219.jpg", "matteo-dice_23.jpg", "matteo-dice_42.jpg")
+
+
+def read_photos(side: int = 400) -> np.ndarray:
+    """Four of the shipped photos, each read and drawn as `--annotate` draws it, scaled to ``side`` px high, two by two."""
+    tiles = []
+    for name in PHOTOS:
+        img = cv2.imread(str(FIXTURES / name))
+        if img is None:
+            raise SystemExit(f"{FIXTURES / name}: cannot read the photo")
+        readings = read_dice(img)
+        out = draw_dice(img, readings)
+        tiles.append(cv2.resize(out, (round(out.shape[1] * side / out.shape[0]), side), interpolation=cv2.INTER_AREA))
+        print(f"{name}:", [r.value for r in readings])
+    width = max(t.shape[1] for t in tiles)
+    tiles = [cv2.copyMakeBorder(t, 0, 0, 0, width - t.shape[1], cv2.BORDER_CONSTANT, value=(255, 255, 255)) for t in tiles]
+    return np.vstack([np.hstack(tiles[:2]), np.hstack(tiles[2:])])
+
+
 def main() -> None:
+    cv2.imwrite(str(HERE / "read-dice.jpg"), read_photos(), [cv2.IMWRITE_JPEG_QUALITY, 85])
     zones = Zones.from_calibration(CALIBRATION)
     img = table()
     readings = zones.assign(read_dice(zones.leave_out(img)), (img.shape[1], img.shape[0]))
