@@ -3,7 +3,9 @@
 Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--model FILE.onnx] [--frame WxH] [--camera]``
 
 ``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
-(``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``). With
+(``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``): the shared
+sets, or sets made by tools/yolo_dice_labels.py (a YOLO export) and
+tools/crop_dice_labels.py (crops of single dice sorted by value). With
 ``--split`` each set is split deterministically by a hash of the file name
 (:func:`part_of`): about 60 % *tune* (the only photos looked at while developing
 the reader) and 40 % *held*-out (never looked at; the honest figure for photos the
