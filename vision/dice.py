@@ -260,8 +260,9 @@ class DiceReader:
 
     def __call__(self, image: np.ndarray) -> list[DieReading]:
         look = look_at(image, self.params, self.scale(image.shape))
-        if look.die_px:
-            self.sizes.setdefault((int(image.shape[0]), int(image.shape[1])), deque(maxlen=self.memory)).append(look.die_px)
+        die_px = look.die_px  # (a median over the faces: once a frame)
+        if die_px:
+            self.sizes.setdefault((int(image.shape[0]), int(image.shape[1])), deque(maxlen=self.memory)).append(die_px)
         return look.readings
 
 
