@@ -73,6 +73,8 @@ def crops_in(src: Path) -> list[tuple[Path, int]]:
 
 def convert(src: Path, out: Path, origin: str, part: str | None = None, photo: str = PHOTO) -> int:
     """Write the set to ``out`` (see the module's doc); the number of crops written."""
+    if not origin.strip() or "\n" in origin:  # (as tools/yolo_dice_labels.py: the trainer reads ORIGIN.md's first line)
+        raise SystemExit("--origin: one line naming where the crops come from and their licence")
     labels: dict[str, list[dict]] = {}
     (out / "images").mkdir(parents=True, exist_ok=True)
     for path, value in crops_in(src):
@@ -90,7 +92,7 @@ def convert(src: Path, out: Path, origin: str, part: str | None = None, photo: s
         labels[name] = [{"value": value, "box": box}]
     (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n", encoding="utf-8")
     how = f"each crop centred on a canvas three times its size, of its border's median colour (tools/crop_dice_labels.py{' --part ' + part if part else ''})"
-    (out / "ORIGIN.md").write_text(f"# {origin} — {how}\n\nConverted from {src}.\n", encoding="utf-8")
+    (out / "ORIGIN.md").write_text(f"# {origin.strip()} — {how}\n\nConverted from {src}.\n", encoding="utf-8")
     return len(labels)
 
 

@@ -90,6 +90,14 @@ def test_bad_input_is_refused_with_the_file_named(tool: dict, tmp_path: Path, se
         tool["main"]([str(src), str(tmp_path / "out"), "--origin", ORIGIN, *args])
 
 
+@pytest.mark.parametrize("origin", ["", "  ", "github.com/x/y\nMIT"])
+def test_an_origin_that_is_not_one_line_is_refused(tool: dict, tmp_path: Path, origin: str) -> None:
+    crop(tmp_path / "src" / "4" / "a.png")
+    with pytest.raises(SystemExit, match="--origin: one line naming where the crops come from"):
+        tool["main"]([str(tmp_path / "src"), str(tmp_path / "out"), "--origin", origin])
+    assert not (tmp_path / "out").exists()  # refused before anything is written
+
+
 def test_a_bad_photo_pattern_is_refused(tool: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         tool["main"]([str(tmp_path), str(tmp_path / "out"), "--origin", ORIGIN, "--photo", "(unclosed"])
