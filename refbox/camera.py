@@ -67,13 +67,15 @@ class CameraWorker(threading.Thread):
     Tiles go to the table with their geometry (``vision.tile_contacts``): which tiles
     each one touches, and with ``zones`` (a calibration whose zones are named after the
     players or seats) where it lies, for the end-of-hand count. Dice go with their
-    zone when the calibration has a ``kept`` zone (:func:`dice_entries`)."""
+    zone when the calibration has a ``kept`` zone (:func:`dice_entries`), read by the network
+    ``dice_network`` (an ONNX file, ``camera.dice_network``; None: the standard one)."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic, zones: Any = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: Any = None) -> None:
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
         self.zones = zones
+        self.dice_network = dice_network  # the dice network's ONNX file (None: the standard one)
         self._halt = threading.Event()
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None}
@@ -83,6 +85,7 @@ class CameraWorker(threading.Thread):
         self.join(timeout=5)
 
     def run(self) -> None:
+        from vision.dice import DiceReader, Params
         from vision.settle import Settler
         from vision.sources import CameraLost
         from vision.tile_contacts import tile_contacts
@@ -99,7 +102,8 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            settler, tile_settler = Settler(zones=self.zones), TileSettler(zones=self.zones)
+            reader = DiceReader(Params(network=self.dice_network))
+            settler, tile_settler = Settler(reader, zones=self.zones), TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():
                     frame = source.read()

@@ -184,15 +184,16 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision.annotate import draw_dice, draw_tiles, draw_zones
 
     from .config import ConfigError
-    from .runtime import load_zones
+    from .runtime import load_dice_network, load_zones
 
     zones = None
-    if args.zones:
-        try:
+    try:
+        if args.zones:
             zones = load_zones(args.zones, key="--zones")
-        except ConfigError as exc:
-            print(f"refbox read: {exc}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+        params = dice_reader.Params(network=load_dice_network(args.network, key="--network"))
+    except ConfigError as exc:
+        print(f"refbox read: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if not args.images and not args.camera:
         print("refbox read: give IMAGE files, or --camera SOURCE for one frame from a camera", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -220,7 +221,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         if zones is not None:
             image = zones.leave_out(image)  # the calibration's ignore areas are not read, as at the table
         if args.what == "dice":
-            look = dice_reader.look_at(image)
+            look = dice_reader.look_at(image, params)
             readings = look.readings
             if zones is not None:
                 readings = list(zones.assign(readings, size))
@@ -347,6 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("images", nargs="*", metavar="IMAGE")
     p.add_argument("--camera", metavar="SOURCE", help="read one frame from a camera too (usb:0, usb:/dev/video2, picamera)")
     p.add_argument("--zones", metavar="FILE", help="a calibration (camera.zones): say which zone each die or tile lies in, and read nothing in its ignore areas")
+    p.add_argument("--network", default="standard", metavar="NAME|FILE",
+                   help="the network that reads the dice (camera.dice_network): standard, clear (translucent casino dice), or an .onnx file made by tools/train_dice_classifier.py")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--annotate", metavar="DIR", help="write the images with the readings (and the zones) drawn on them")
 

@@ -82,6 +82,9 @@ class CameraConfig:
     # a calibration file (vision/zones.py) whose zones are named after the players or
     # seats: the end-of-hand domino count attributes the tiles shown to the hands
     zones: str = ""
+    # the network that reads the dice (vision/dice_model.py): "standard", "clear" (translucent
+    # casino dice), or the path of an .onnx file made by tools/train_dice_classifier.py
+    dice_network: str = "standard"
 
 
 @dataclass(frozen=True)

@@ -362,6 +362,22 @@ def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: fl
     table.attach("club", publisher)
 
 
+def load_dice_network(network: str, key: str = "camera.dice_network") -> Path | None:
+    """The ONNX file of ``camera.dice_network`` (:func:`vision.dice_model.network_path`; None: the
+    standard network), loaded once here so that a name, file or record the reader cannot use is
+    refused at start naming the key, the value and the reason."""
+    from vision.dice_model import load_model, network_path
+
+    from .config import ConfigError
+
+    try:
+        path = network_path(network)
+        load_model(path)
+    except ValueError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
+    return path
+
+
 def load_zones(path: str, key: str = "camera.zones") -> Any:
     """The table zones of ``camera.zones`` (a calibration file, vision/zones.py); a file
     that cannot be read or used is refused naming the key, the file and the reason."""
@@ -384,6 +400,7 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     from .camera import CameraWorker, open_source, takes_tiles
 
     zones = load_zones(cfg.camera.zones) if cfg.camera.zones else None
+    network = load_dice_network(cfg.camera.dice_network)
     source_spec = cfg.camera.source
     if sim and not source_spec.startswith("folder:"):
         folder = SAMPLE_DOMINOES if takes_tiles(table.session.game) else SAMPLE_DICE
@@ -395,11 +412,12 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
         return
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
-    worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones)
+    worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones,
+                          dice_network=network)
     devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()
-    log.info("camera: %s", source_spec)
+    log.info("camera: %s, dice network %s", source_spec, cfg.camera.dice_network)
 
 
 def session_key(journal_path: str) -> str | None:

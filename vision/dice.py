@@ -43,10 +43,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 from math import atan2, degrees, floor, hypot, pi, sqrt
+from pathlib import Path
 from statistics import median
-from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -107,6 +108,7 @@ class Params:
     region_size: float = 12.0  # ... and at most this many pip diameters across
     min_work_die: float = 22.0  # dice smaller than this (die_size, working pixels; the training photos: 22 to 60) are read again from a larger copy ...
     work_die: float = 30.0  # ... where they are this big
+    network: Path | None = None  # the classifier's ONNX file (vision.dice_model.network_path; None: the standard one, dice_model.MODEL_PATH)
 
 
 DEFAULT = Params()
@@ -986,13 +988,13 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     the kept candidates one per die is chosen by :func:`one_per_die`
     (``regions``, :func:`die_regions`, made here when not given).
     """
-    from .dice_model import classify
+    from .dice_model import classify, load_model
 
     if not faces:
         return []
     size = die_size(faces)
     rows = np.array([[f.x, f.y, size or f.size] for f in faces], np.float32)
-    probs = classify(work, rows, turns=params.turns, sure=params.sure)
+    probs = classify(work, rows, load_model(params.network), turns=params.turns, sure=params.sure)
     cands = []
     for f, p, die, v, conf in zip(faces, probs, *(a.tolist() for a in network_readings(probs))):
         if die < params.min_die:

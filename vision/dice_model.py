@@ -8,7 +8,8 @@ top value 1..6. The network ships as ``vision/models/dice_cnn.onnx`` (with
 digest) and is made by ``tools/train_dice_classifier.py`` from the *tune* part
 of the labelled photo sets and the photos of a third set (see
 vision/models/README.md and docs/vision.md for the data's origin); it runs
-on the CPU through ``cv2.dnn``, nothing else is needed at run time.
+on the CPU through ``cv2.dnn``, nothing else is needed at run time. A second
+network, ``clear`` (:data:`NETWORKS`), is trained also on translucent casino dice.
 
 >>> crop_features(np.zeros((50, 50, 3), np.uint8), np.array([[25.0, 25.0, 20.0, 0.0]])).shape
 (1, 3072)
@@ -32,6 +33,37 @@ CROP_FACTOR = 1.5
 """The crop is this many estimated die sizes wide (the whole die, also when the candidate is a side face)."""
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice_cnn.onnx"
+
+NETWORKS: dict[str, str] = {
+    "standard": "dice_cnn.onnx",
+    "clear": "dice_cnn_clear.onnx",
+}
+"""The shipped networks by name (files in ``vision/models``): ``standard`` (the default: opaque dice
+of any colour) and ``clear``, trained also on translucent casino dice whose hidden pips show
+through (it reads those far better and opaque dice a little worse: docs/vision.md)."""
+
+
+def network_path(network: str) -> Path | None:
+    """The ONNX file of a network named in :data:`NETWORKS` or given as a path to an ``.onnx`` file
+    made by tools/train_dice_classifier.py (its record, the ``.json`` beside it, is read when it is
+    loaded); ``standard`` gives None: :data:`MODEL_PATH`, looked up at call time. Anything else is
+    refused with a ValueError naming it.
+
+    >>> network_path("clear").name
+    'dice_cnn_clear.onnx'
+    >>> network_path("standard") is None
+    True
+    """
+    if network == "standard":
+        return None
+    if network in NETWORKS:
+        return MODEL_PATH.parent / NETWORKS[network]
+    path = Path(network)
+    if path.suffix != ".onnx":
+        raise ValueError(f"dice network {network!r}: expected {' or '.join(NETWORKS)}, or the path of an .onnx file made by tools/train_dice_classifier.py")
+    if not path.is_file():
+        raise ValueError(f"dice network {network!r}: no such file")
+    return path
 
 OPPONENT = np.array(
     [

@@ -1,4 +1,5 @@
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -138,8 +139,6 @@ def test_read_dice_leaves_out_the_calibrations_ignore_areas(tmp_path, capsys):
 
 
 def test_read_from_a_camera_source_and_bad_zones(tmp_path, capsys):
-    import shutil
-
     folder = tmp_path / "cam"
     folder.mkdir()
     shutil.copy(ROOT / "samples" / "dice" / "face-4.jpg", folder)
@@ -155,6 +154,31 @@ def test_read_from_a_camera_source_and_bad_zones(tmp_path, capsys):
     assert "--zones: cannot use" in err and "needs at least 3 [x, y] points" in err
     assert main(["read", "dice"]) == 2
     assert "give IMAGE files, or --camera SOURCE" in capsys.readouterr().err
+
+
+CLEAR_ONE = ROOT / "tests" / "fixtures" / "dice-clear" / "chase-train_DJI_20241005233608_0177_D_detection_1.png"
+
+
+def test_read_dice_with_another_network(tmp_path, capsys):
+    # a clear casino one: the standard network cannot read it (unsure), the clear one reads it
+    assert main(["read", "dice", str(CLEAR_ONE), "--json"]) == 0
+    assert [d["value"] for d in json.loads(capsys.readouterr().out)[0]["dice"]] == [None]
+    assert main(["read", "dice", str(CLEAR_ONE), "--network", "clear", "--json"]) == 0
+    assert [d["value"] for d in json.loads(capsys.readouterr().out)[0]["dice"]] == [1]
+    # the same network given as a file (a table that trained its own names its file so)
+    own = tmp_path / "own.onnx"
+    shutil.copy(ROOT / "vision" / "models" / "dice_cnn_clear.onnx", own)
+    shutil.copy(ROOT / "vision" / "models" / "dice_cnn_clear.json", tmp_path / "own.json")
+    assert main(["read", "dice", str(CLEAR_ONE), "--network", str(own), "--json"]) == 0
+    assert [d["value"] for d in json.loads(capsys.readouterr().out)[0]["dice"]] == [1]
+    bare = tmp_path / "bare.onnx"  # a network without its record
+    shutil.copy(own, bare)
+    for network, why in (("glass", "dice network 'glass': expected standard or clear, or the path of an .onnx file"),
+                         (str(tmp_path / "none.onnx"), "none.onnx': no such file"),
+                         (str(bare), "cannot read the dice model's record")):
+        assert main(["read", "dice", str(CLEAR_ONE), "--network", network]) == 2
+        err = capsys.readouterr().err
+        assert "refbox read: --network: " in err and why in err, err
 
 
 def test_read_dominoes_annotates_the_tiles(tmp_path, capsys):

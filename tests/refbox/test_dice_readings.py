@@ -4,14 +4,20 @@ refused whole; with a ``kept`` zone the camera tells kept dice from thrown ones.
 from __future__ import annotations
 
 import json
+import shutil
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from refbox.camera import CameraWorker, open_source
+from refbox.config import ConfigError, from_dict
 from refbox.journal import Journal
+from refbox.runtime import Devices, load_dice_network, start_camera
 from refbox.table import Table
+from vision.dice_model import network_path
 from vision.synth import draw_die
 from vision.zones import Zones
 
@@ -102,3 +108,34 @@ def test_camera_with_a_kept_zone_reads_throw_keep_and_rethrow(tmp_path):
         assert got == [("roll", [2, 3, 6, 6, 6]), ("keep", [6, 6, 6]), ("roll", [1, 4])]
     finally:
         table.stop()
+
+
+def test_camera_reads_with_the_configured_dice_network(tmp_path):
+    """A clear casino one replayed as a camera over a Pig table: the ``clear`` network
+    (``camera.dice_network``) reads it (the standard one leaves it unsure: test_cli)."""
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "dice-clear" / "chase-train_DJI_20241005233608_0177_D_detection_1.png"
+    shutil.copy(fixture, folder)
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+    try:
+        worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=25), table, interval=0.02,
+                              dice_network=network_path("clear"))
+        worker.start()
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not list(table.journal.events(table.game_id)):
+            time.sleep(0.05)
+        worker.stop()
+        assert journal_types(table)[:1] == [("roll", [1])]
+    finally:
+        table.stop()
+
+
+def test_an_unusable_dice_network_is_refused_at_start_naming_the_key(tmp_path):
+    assert load_dice_network("standard") is None and load_dice_network("clear") == network_path("clear")
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    for network, why in (("Clear", "expected standard or clear"), (str(tmp_path / "mine.onnx"), "no such file")):
+        cfg = from_dict({"camera": {"source": "usb:0", "dice_network": network}})
+        with pytest.raises(ConfigError, match=rf"camera.dice_network: dice network '{network}': {why}"):
+            start_camera(cfg, table, Devices(table), sim=False)

@@ -11,7 +11,7 @@ import pytest
 
 from vision import dice_model
 from vision.dice import Params, read_dice
-from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, crops, features, load_model
+from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, crops, features, load_model, network_path
 from vision.synth import draw_die
 
 
@@ -109,6 +109,29 @@ def test_shipped_model_loads_and_records_its_data() -> None:
     p = model.predict(np.zeros((2, 3 * model.crop * model.crop), np.float32))
     assert p.shape == (2, 7) and np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
     assert model.predict(np.zeros((0, 3 * model.crop * model.crop), np.float32)).shape == (0, 7)
+
+
+def test_the_clear_network_ships_and_records_the_casino_dice_it_learnt() -> None:
+    path = network_path("clear")
+    assert path is not None and path.stat().st_size <= 5 * 1024 * 1024
+    model = load_model(path)
+    origin = model.origin()
+    assert "github.com/chaseelliottpatterson/dice-reader" in origin["origin"] and "--part a" in origin["origin"]
+    assert origin["trainer"] == "tools/train_dice_classifier.py" and model.crop == origin["crop"]
+
+
+def test_networks_are_named_or_given_as_onnx_files(tmp_path: Path) -> None:
+    assert network_path("standard") is None  # MODEL_PATH, looked up when loaded (benches swap it)
+    assert network_path("clear") == MODEL_PATH.parent / "dice_cnn_clear.onnx"
+    own = tmp_path / "own.onnx"
+    own.write_bytes(b"")
+    assert network_path(str(own)) == own
+    with pytest.raises(ValueError, match=r"dice network 'glass': expected standard or clear, or the path of an .onnx file"):
+        network_path("glass")
+    with pytest.raises(ValueError, match=r"dice network '.*other.onnx': no such file"):
+        network_path(str(tmp_path / "other.onnx"))
+    with pytest.raises(ValueError, match=r"dice network '.*own.json': expected"):
+        network_path(str(tmp_path / "own.json"))
 
 
 def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
