@@ -68,17 +68,21 @@ class CameraWorker(threading.Thread):
     each one touches, and with ``zones`` (a calibration whose zones are named after the
     players or seats) where it lies, for the end-of-hand count. Dice go with their
     zone when the calibration has a ``kept`` zone (:func:`dice_entries`), read by the network
-    ``dice_network`` (an ONNX file, ``camera.dice_network``; None: the standard one)."""
+    ``dice_network`` (``camera.dice_network``: a name or an ONNX file,
+    :func:`vision.dice_model.network_path`, which refuses one it does not know)."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: Any = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = "standard") -> None:
+        from vision.dice_model import network_path
+
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
         self.zones = zones
-        self.dice_network = dice_network  # the dice network's ONNX file (None: the standard one)
+        self.network_file = network_path(dice_network)  # (None: the standard network)
         self._halt = threading.Event()
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
-        self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None}
+        self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
+                                       "dice_network": dice_network}
 
     def stop(self) -> None:
         self._halt.set()
@@ -102,7 +106,7 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            reader = DiceReader(Params(network=self.dice_network))
+            reader = DiceReader(Params(network=self.network_file))
             settler, tile_settler = Settler(reader, zones=self.zones), TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():

@@ -400,7 +400,7 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     from .camera import CameraWorker, open_source, takes_tiles
 
     zones = load_zones(cfg.camera.zones) if cfg.camera.zones else None
-    network = load_dice_network(cfg.camera.dice_network)
+    load_dice_network(cfg.camera.dice_network)  # (refused here, naming the key, when it cannot be used)
     source_spec = cfg.camera.source
     if sim and not source_spec.startswith("folder:"):
         folder = SAMPLE_DOMINOES if takes_tiles(table.session.game) else SAMPLE_DICE
@@ -413,7 +413,7 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
     worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones,
-                          dice_network=network)
+                          dice_network=cfg.camera.dice_network)
     devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()

@@ -121,7 +121,8 @@ def test_camera_reads_with_the_configured_dice_network(tmp_path):
     table.start()
     try:
         worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=25), table, interval=0.02,
-                              dice_network=network_path("clear"))
+                              dice_network="clear")
+        assert worker.network_file == network_path("clear") and worker.status["dice_network"] == "clear"
         worker.start()
         end = time.monotonic() + 60
         while time.monotonic() < end and not list(table.journal.events(table.game_id)):
