@@ -1,12 +1,14 @@
 """Draw what `refbox read dice --annotate DIR` shows, with the real reader (no hand-made pictures):
-the real photos the tests ship (tests/fixtures/dice, with their licences) as read, and a
+the real photos the tests ship (tests/fixtures/dice, with their licences) as read, translucent
+casino dice (tests/fixtures/dice-clear) read by the standard and the clear network, and a
 calibration with an ignored area (`--zones FILE`) on drawn dice.
 
-    .venv/bin/python docs/img/make_vision_images.py     # writes docs/img/read-dice.jpg and docs/img/zones-ignore.png
+    .venv/bin/python docs/img/make_vision_images.py     # writes docs/img/read-dice.jpg, clear-dice.jpg and zones-ignore.png
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -17,7 +19,8 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.annotate import draw_dice, draw_zones  # noqa: E402
-from vision.dice import read_dice  # noqa: E402
+from vision.dice import Params, read_dice  # noqa: E402
+from vision.dice_model import network_path  # noqa: E402
 from vision.synth import draw_die  # noqa: E402
 from vision.zones import Zones  # noqa: E402
 
@@ -59,8 +62,48 @@ def read_photos(side: int = 400) -> np.ndarray:
     return np.vstack([np.hstack(tiles[:2]), np.hstack(tiles[2:])])
 
 
+CLEAR = HERE.parents[1] / "tests" / "fixtures" / "dice-clear"
+
+
+def read_clear_dice(per_row: int = 10, side: int = 110) -> np.ndarray:
+    """The translucent casino dice the tests ship (tests/fixtures/dice-clear, in name order) read by
+    the standard network (above) and the clear one (below): each photo cut to the middle of its
+    canvas, scaled to ``side`` px, ``per_row`` to a row, with what was read written under it (green:
+    its die and value alone; red: another value, unsure "?", nothing "-", or more readings than one)."""
+    names = sorted(p.name for p in CLEAR.glob("*.png"))
+    labels = json.loads((CLEAR / "labels.json").read_text())
+    blank = np.full((side + 24, side, 3), 255, np.uint8)
+    parts = []
+    for network in ("standard", "clear"):
+        params = Params(network=network_path(network))
+        tiles = []
+        exact = 0
+        for name in names:
+            img = cv2.imread(str(CLEAR / name))
+            if img is None:
+                raise SystemExit(f"{CLEAR / name}: cannot read the photo")
+            truth = labels[name][0]["value"]
+            read = ["?" if r.value is None else str(r.value) for r in read_dice(img, params)]
+            ok = read == [str(truth)]
+            exact += ok
+            h, w = img.shape[:2]
+            tile = cv2.resize(img[h // 5 : h - h // 5, w // 5 : w - w // 5], (side, side), interpolation=cv2.INTER_AREA)
+            text = (", ".join(read) or "-") + ("" if str(truth) in read else f" (is {truth})")
+            strip = np.full((24, side, 3), 255, np.uint8)
+            cv2.putText(strip, text, (6, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 140, 0) if ok else (0, 0, 210), 1, cv2.LINE_AA)
+            tiles.append(np.vstack([tile, strip]))
+        tiles += [blank] * (-len(tiles) % per_row)
+        title = f"{network} network: {exact} of {len(names)} photos read exactly (their die, its value, nothing else)"
+        head = np.full((34, side * per_row, 3), 255, np.uint8)
+        cv2.putText(head, title, (6, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 1, cv2.LINE_AA)
+        print(title)
+        parts += [head] + [np.hstack(tiles[i : i + per_row]) for i in range(0, len(tiles), per_row)]
+    return np.vstack(parts)
+
+
 def main() -> None:
     cv2.imwrite(str(HERE / "read-dice.jpg"), read_photos(), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    cv2.imwrite(str(HERE / "clear-dice.jpg"), read_clear_dice(), [cv2.IMWRITE_JPEG_QUALITY, 85])
     zones = Zones.from_calibration(CALIBRATION)
     img = table()
     readings = zones.assign(read_dice(zones.leave_out(img)), (img.shape[1], img.shape[0]))
