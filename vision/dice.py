@@ -316,7 +316,7 @@ _OPPONENT = np.array(
 
 
 def pip_evidence(work: np.ndarray, params: Params = DEFAULT) -> np.ndarray:
-    """Signed colour difference of Gaussians: (h, w, 3) float32 over lightness and two opponent colours.
+    """Signed colour difference of Gaussians: (3, h, w) float32 planes, lightness and two opponent colours.
 
     Positive where a small blob is lighter (or redder, or yellower) than its
     surroundings, negative where it is darker; between two close pips the sign
@@ -330,8 +330,12 @@ def _difference_of_gaussians(work: np.ndarray, fine: np.ndarray, params: Params)
     coarse = cv2.GaussianBlur(work, (0, 0), params.coarse_sigma)
     diff = cv2.subtract(fine, coarse, dtype=cv2.CV_32F)
     # blurring is linear, so the opponent colours of the difference are the
-    # difference of the opponent colours: lightness, red-green, yellow-blue
-    return cv2.transform(diff, _OPPONENT)
+    # difference of the opponent colours: lightness, red-green, yellow-blue,
+    # each made as a plane of its own (the pip search reads them one by one)
+    planes = np.empty((3, *work.shape[:2]), np.float32)
+    for ch in range(3):
+        cv2.transform(diff, _OPPONENT[ch : ch + 1], dst=planes[ch])
+    return planes
 
 
 def _fill_holes(inside: np.ndarray) -> np.ndarray:
@@ -451,7 +455,8 @@ def _blobs_in(values: np.ndarray, levels: Sequence[float], params: Params, min_p
 
 
 def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Params = DEFAULT) -> list[Pip]:
-    """Small, round, solid blobs lighter or darker than their surroundings (in L, a or b).
+    """Small, round, solid blobs lighter or darker than their surroundings (in L, a or b: the
+    planes of :func:`pip_evidence`).
 
     Each channel and sign is cut at a few levels (like a blob detector's
     threshold steps): tiny pips packed close merge at a low level and come apart
@@ -459,20 +464,14 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
     """
     rows: list[tuple[float, ...]] = []
     thresholds = (params.pip_threshold, params.chroma_threshold, params.chroma_threshold)
-    # each channel's largest and smallest value (a channel and sign that reach no pip peak are not searched;
-    # most opponent-colour channels of most frames)
-    evidence = np.ascontiguousarray(evidence)
-    by_column = evidence.reshape(evidence.shape[0], -1)
-    highest = by_column.max(axis=0).reshape(-1, 3).max(axis=0).tolist()
-    lowest = by_column.min(axis=0).reshape(-1, 3).min(axis=0).tolist()
     for ch in range(3):
+        channel = evidence[ch]
         min_peak = params.min_peak * thresholds[ch] / params.pip_threshold
         peak32 = float(evidence.dtype.type(min_peak))  # (numpy compares a float32 picture with a float in float32)
-        if not (highest[ch] > peak32 or -lowest[ch] > peak32):
-            continue
-        channel = cv2.extractChannel(evidence, ch)
+        # a channel and sign that reach no pip peak are not searched (most opponent-colour channels of most frames)
+        lowest, highest, _, _ = cv2.minMaxLoc(channel)
         for sign in (-1.0, 1.0):
-            if not (highest[ch] if sign > 0 else -lowest[ch]) > peak32:
+            if not (highest if sign > 0 else -lowest) > peak32:
                 continue
             s = channel if sign > 0 else np.negative(channel)
             levels = [thresholds[ch] * f for f in (params.levels if ch == 0 else params.levels[:2])]
@@ -482,11 +481,11 @@ def find_pips(evidence: np.ndarray, work: np.ndarray | None = None, params: Para
         return []
     a = np.array(rows)
     x, y, area, roundness, ang, peak, level, ch_of, sign_of = a.T
-    h, w = evidence.shape[:2]
+    h, w = evidence.shape[1:]
     xi = np.minimum(np.maximum(np.round(x).astype(int), 0), w - 1)  # (clip, without its wrapper)
     yi = np.minimum(np.maximum(np.round(y).astype(int), 0), h - 1)
     colours = work[yi, xi].astype(float) if work is not None else np.zeros((len(a), 3))
-    dark = np.where(ch_of == 0, sign_of < 0, evidence[yi, xi, 0] <= 0)
+    dark = np.where(ch_of == 0, sign_of < 0, evidence[0, yi, xi] <= 0)
     diam = 2.0 * np.sqrt(area / np.pi)
     # one blob shows at several levels and maybe in several channels: keep the first seen
     # (lowest level, then strongest); the same blob: close, and not five times bigger

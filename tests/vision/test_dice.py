@@ -233,7 +233,7 @@ def test_pip_blobs_searched_band_by_band_are_those_of_the_whole_picture(light_li
     found = 0
     for ch, threshold in enumerate((DEFAULT.pip_threshold, DEFAULT.chroma_threshold, DEFAULT.chroma_threshold)):
         for sign in (-1.0, 1.0):
-            values = np.ascontiguousarray(sign * evidence[:, :, ch])
+            values = np.ascontiguousarray(sign * evidence[ch])
             levels = [threshold * f for f in DEFAULT.levels]
             peak = DEFAULT.min_peak * threshold / DEFAULT.pip_threshold
             banded = _blobs(values, levels, DEFAULT, peak)
