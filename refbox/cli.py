@@ -186,11 +186,14 @@ def cmd_read(args: argparse.Namespace) -> int:
     from .config import ConfigError
     from .runtime import load_dice_network, load_zones
 
+    if args.network is not None and args.what != "dice":
+        print(f"refbox read: --network {args.network}: the network reads dice, not {args.what}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     zones = None
     try:
         if args.zones:
             zones = load_zones(args.zones, key="--zones")
-        params = dice_reader.Params(network=load_dice_network(args.network, key="--network"))
+        params = dice_reader.Params(network=load_dice_network(args.network or "standard", key="--network"))
     except ConfigError as exc:
         print(f"refbox read: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -348,8 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("images", nargs="*", metavar="IMAGE")
     p.add_argument("--camera", metavar="SOURCE", help="read one frame from a camera too (usb:0, usb:/dev/video2, picamera)")
     p.add_argument("--zones", metavar="FILE", help="a calibration (camera.zones): say which zone each die or tile lies in, and read nothing in its ignore areas")
-    p.add_argument("--network", default="standard", metavar="NAME|FILE",
-                   help="the network that reads the dice (camera.dice_network): standard, clear (translucent casino dice), or an .onnx file made by tools/train_dice_classifier.py")
+    p.add_argument("--network", metavar="NAME|FILE",
+                   help="dice only: the network that reads them (camera.dice_network): standard (the default), clear (translucent casino dice), or an .onnx file made by tools/train_dice_classifier.py")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--annotate", metavar="DIR", help="write the images with the readings (and the zones) drawn on them")
 

@@ -179,6 +179,9 @@ def test_read_dice_with_another_network(tmp_path, capsys):
         assert main(["read", "dice", str(CLEAR_ONE), "--network", network]) == 2
         err = capsys.readouterr().err
         assert "refbox read: --network: " in err and why in err, err
+    photo = ROOT / "tests" / "fixtures" / "dominoes" / "IMG_0350.jpg"
+    assert main(["read", "dominoes", str(photo), "--network", "clear"]) == 2
+    assert "--network clear: the network reads dice, not dominoes" in capsys.readouterr().err
 
 
 def test_read_dominoes_annotates_the_tiles(tmp_path, capsys):
