@@ -278,6 +278,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except JournalError as exc:
         print(f"refbox run: {exc}", file=sys.stderr)
         return EXIT_JOURNAL
+    except ConfigError as exc:  # a setting only found unusable at start: a calibration or network file
+        print(f"refbox run: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def cmd_club(args: argparse.Namespace) -> int:

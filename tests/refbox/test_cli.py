@@ -1,4 +1,5 @@
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -219,3 +220,17 @@ def test_report_of_a_game_without_one_says_so(tmp_path, capsys):
     p = write(tmp_path, {"game": "pig", "players": ["Ann", "Bob"]}, {"type": "roll", "dice": [4]})
     assert main(["report", str(p)]) == 2
     assert "pig has no match report" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("setting, why", [
+    ('zones = "missing.json"', "camera.zones: cannot use missing.json: "),
+    ('dice_network = "glass"', "camera.dice_network: dice network 'glass': expected standard or clear"),
+])
+def test_run_refuses_a_camera_setting_it_cannot_use_at_start(tmp_path, setting, why):
+    # found only when the camera starts: a clean refusal naming the key, not a traceback
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nsource = "usb:0"\n{setting}\n')
+    out = subprocess.run([sys.executable, "-m", "refbox", "run", "--sim", "--no-keyboard", "--port", "0",
+                          "--config", str(config), "--journal", str(tmp_path / "j.sqlite3")],
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 2 and f"refbox run: {why}" in out.stderr and "Traceback" not in out.stderr, out.stderr[-2000:]
