@@ -262,7 +262,8 @@ def test_control_panel_confirms_the_count_the_camera_read_from_the_hands(page, t
 def test_control_panel_shows_the_camera_and_its_last_reading(page, tmp_path):
     """A real camera worker replays sample photos of one die: craps wants two dice, so
     the operator sees the reading and why the game did not take it; after a new game
-    of pig the next photo is a roll, shown as accepted."""
+    of pig the next photo is a roll, shown as accepted. The table reads with the clear
+    network (``camera.dice_network``), which the panel names."""
     import shutil
 
     from refbox.camera import CameraWorker, open_source
@@ -273,14 +274,14 @@ def test_control_panel_shows_the_camera_and_its_last_reading(page, tmp_path):
     for name in ("face-5.jpg", "face-2.jpg"):
         shutil.copy(root / "samples" / "dice" / name, folder / name)
     s = Served(tmp_path / "j.sqlite3", {"game": "craps", "players": ["Ann", "Bob"]})
-    worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=15), s.table, interval=0.05)
+    worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=15), s.table, interval=0.05, dice_network="clear")
     s.app.extensions["refbox.camera"] = worker
     try:
         e = expect()
         s.log_in(page)
         e(page.locator("#camera-panel")).to_be_visible()
         worker.start()
-        e(page.locator("#camera-state")).to_contain_text("connected")
+        e(page.locator("#camera-state")).to_contain_text(re.compile(r"connected; readings: \d+; dice network: clear"))
         e(page.locator("#camera-last")).to_contain_text(re.compile(r"last reading [25] — .*dice"))
         e(page.locator("#camera-last")).to_have_class(re.compile("refused"))
         assert s.table.session.applied == 0

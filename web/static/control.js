@@ -208,8 +208,10 @@
     try { c = (await (await fetch("/api/camera", { credentials: "same-origin" })).json()).camera; } catch (_) { return; }
     $("camera-panel").hidden = !c;
     if (!c) return;
-    $("camera-state").textContent = c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
-      : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening;
+    // the network that reads the dice, when the table chose another than the standard one
+    const network = c.dice_network && c.dice_network !== "standard" ? "; " + fmt(S.camera_network, { network: c.dice_network }) : "";
+    $("camera-state").textContent = (c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
+      : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening) + network;
     const last = c.last;
     if (!last) { $("camera-last").textContent = ""; return; }
     const seen = last.kind === "tiles"
