@@ -1,6 +1,6 @@
 """Where the dice reader loses dice on the *tune* part: every error sorted by kind, counted, and listed.
 
-Usage: ``python bench/dice_errors.py DATA_DIR [--set NAME] [--list] [--part tune|inner] [--model FILE.onnx]``
+Usage: ``python bench/dice_errors.py DATA_DIR [--set NAME] [--list] [--part tune|inner] [--model FILE.onnx] [--frame WxH] [--camera]``
 
 Runs only the tune part of each set (``bench/dice_accuracy.py``'s ``part_of``):
 the held-out part is for whole-set figures only, never looked at photo by photo.
@@ -23,7 +23,13 @@ inside the labelled box, as in ``bench/dice_accuracy.py``):
 Readings matched to no label are ``extra, near`` (within 1.5 die sizes of a labelled die:
 mostly a second reading of it) or ``extra, far``; unsure ones matched to nothing are counted
 apart (they cost nothing). ``--list`` prints each error: photo, kind, label, reading, centre
-(image pixels), the centred crop's value and probability.
+(pixels of the picture read), the centred crop's value and probability.
+
+``--frame WxH`` and ``--camera`` read each photo as ``bench/dice_accuracy.py`` does with them:
+placed in a camera frame of that size (its labels moved with it, centres listed in the frame's
+pixels), and with ``--camera`` each set's photos read in name order by one camera's reader
+(:class:`vision.dice.DiceReader`, which remembers the scale of the dice). A table reads frames,
+and a change can help photos alone and not frames.
 """
 
 from __future__ import annotations
@@ -39,17 +45,16 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import match, part_photos, photo  # noqa: E402
+from bench.dice_accuracy import in_frame, match, parse_frame, part_photos, photo  # noqa: E402
 from vision import dice_model  # noqa: E402
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, die_size, look_at, network_readings  # noqa: E402
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Look, die_size, look_at, network_readings  # noqa: E402
 from vision.dice_model import classify  # noqa: E402
 
 Row = tuple[str, str, object, object, int, int, str]
 
 
-def errors_of(name: str, image: np.ndarray, labels: list[dict]) -> tuple[Counter[str], list[Row]]:
-    """The kinds of one photo's labelled dice and readings, and a row per error."""
-    look = look_at(image)
+def errors_of(name: str, look: Look, labels: list[dict]) -> tuple[Counter[str], list[Row]]:
+    """The kinds of one photo's labelled dice and readings (``look``: what the reader saw, :func:`vision.dice.look_at`), and a row per error."""
     readings, work, scale, faces = look.readings, look.work, look.scale, look.faces
     size = die_size(faces)
     centres = []
@@ -96,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", choices=("tune", "inner"), default="tune",
                     help="the tune photos (default), or only its inner validation photos (with --model: a network trained without them)")
     ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
+    ap.add_argument("--frame", type=parse_frame, metavar="WxH", help="read each photo placed in a camera frame of this size (e.g. 1280x720)")
+    ap.add_argument("--camera", action="store_true",
+                    help="read each set's photos in name order by one camera's reader (vision.dice.DiceReader: it remembers the scale of the dice)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if args.model:
@@ -107,13 +115,18 @@ def main(argv: list[str] | None = None) -> int:
         total: Counter[str] = Counter()
         rows: list[Row] = []
         names = part_photos(labels, args.part)
+        reader = DiceReader() if args.camera else None
         for name in names:
-            image = photo(folder, name)
-            kinds, found = errors_of(name, image, labels[name])
+            image, labs = photo(folder, name), labels[name]
+            if args.frame:
+                image, s, x, y = in_frame(image, args.frame)
+                labs = [{**lab, "box": [lab["box"][0] * s + x, lab["box"][1] * s + y, lab["box"][2] * s + x, lab["box"][3] * s + y]} for lab in labs]
+            kinds, found = errors_of(name, reader.look(image) if reader else look_at(image), labs)
             total += kinds
             rows.extend(found)
         dice = sum(n for k, n in total.items() if not k.startswith(("extra", "unsure, matched")))
-        print(f"{folder.name} / {args.part}: {len(names)} photos, {dice} dice")
+        how = (f", in {args.frame[0]}x{args.frame[1]} frames" if args.frame else "") + (", one camera's reader" if args.camera else "")
+        print(f"{folder.name} / {args.part}: {len(names)} photos, {dice} dice{how}")
         for kind, n in sorted(total.items()):
             print(f"  {kind:32s} {n:4d}")
         if args.list:

@@ -261,11 +261,15 @@ class DiceReader:
         return _scale_for(float(median(sizes)), first_scale(shape), self.params) if sizes else None
 
     def __call__(self, image: np.ndarray) -> list[DieReading]:
+        return self.look(image).readings
+
+    def look(self, image: np.ndarray) -> Look:
+        """:func:`look_at` of the next frame at the scale this camera's frames are read at, remembering its dice's size."""
         look = look_at(image, self.params, self.scale(image.shape))
         die_px = look.die_px  # (a median over the faces: once a frame)
         if die_px:
             self.sizes.setdefault((int(image.shape[0]), int(image.shape[1])), deque(maxlen=self.memory)).append(die_px)
-        return look.readings
+        return look
 
 
 def candidate_faces(

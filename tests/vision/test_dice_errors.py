@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bench import dice_errors
-from bench.dice_accuracy import inner_part_of, part_of
+from bench.dice_accuracy import Tally, in_frame, inner_part_of, part_of, read_in_frame, score
 from vision import dice_model
+from vision.dice import DiceReader
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
 
@@ -71,3 +72,29 @@ def test_another_network_is_used_when_named(data_dir: Path, tmp_path: Path, monk
     monkeypatch.setattr(dice_model, "MODEL_PATH", dice_model.MODEL_PATH)  # restored after the test
     with pytest.raises(ValueError, match="no such file"):
         dice_errors.main([str(data_dir), "--model", str(tmp_path / "none.onnx")])
+
+
+def test_photos_read_in_camera_frames_keep_their_labels(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # placed in a 1280x720 frame (labels moved with the photo) and read by one camera's reader:
+    # every die still sorted once, and the listed centres are the frame's pixels
+    labels = json.loads((data_dir / "byler" / "labels.json").read_text())
+    assert dice_errors.main([str(data_dir), "--frame", "1280x720", "--camera", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"byler / tune: 3 photos, {sum(len(v) for v in labels.values())} dice, in 1280x720 frames, one camera's reader")
+    counts = kinds(out)
+    assert dice_in(counts) == sum(len(v) for v in labels.values())
+    # the same dice right as bench/dice_accuracy.py's camera reads
+    reader = DiceReader()
+    tally = Tally()
+    for name in sorted(labels):
+        score(tally, name, labels[name], read_in_frame(dice_errors.photo(data_dir / "byler", name), (1280, 720), reader))
+    assert counts.get("right", 0) + counts.get("right, centred wrong", 0) == tally.right
+    # each error's centre (row: photo, kind, label, reading, x, y, then the centred crop's value and
+    # probability or "conf" and the reading's) lies on its photo as placed in the frame
+    listed = [line.split() for line in out.splitlines() if line.startswith("    ")]
+    assert listed
+    for row in listed:
+        image = dice_errors.photo(data_dir / "byler", row[0])
+        _, scale, left, top = in_frame(image, (1280, 720))
+        assert left <= int(row[-4]) <= left + scale * image.shape[1] and top <= int(row[-3]) <= top + scale * image.shape[0], row
+    assert any(left > 0 or top > 0 for left, top in [in_frame(dice_errors.photo(data_dir / "byler", n), (1280, 720))[2:] for n in labels])
