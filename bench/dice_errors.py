@@ -28,8 +28,8 @@ apart (they cost nothing). ``--list`` prints each error: photo, kind, label, rea
 ``--frame WxH`` and ``--camera`` read each photo as ``bench/dice_accuracy.py`` does with them:
 placed in a camera frame of that size (its labels moved with it, centres listed in the frame's
 pixels), and with ``--camera`` each set's photos read in name order by one camera's reader
-(:class:`vision.dice.DiceReader`, which remembers the scale of the dice). A table reads frames,
-and a change can help photos alone and not frames.
+(:class:`vision.dice.DiceReader`, which remembers the scale of the dice): the table's scale and
+reader, though a frame's pixels are the photo enlarged. A change can help photos alone and not frames.
 """
 
 from __future__ import annotations
