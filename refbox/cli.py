@@ -190,10 +190,12 @@ def cmd_read(args: argparse.Namespace) -> int:
         print(f"refbox read: --network {args.network}: the network reads dice, not {args.what}", file=sys.stderr)
         return EXIT_BAD_INPUT
     zones = None
+    params = dice_reader.DEFAULT
     try:
         if args.zones:
             zones = load_zones(args.zones, key="--zones")
-        params = dice_reader.Params(network=load_dice_network(args.network or "standard", key="--network"))
+        if args.network is not None:  # (the standard network is loaded when the first die is read, not for dominoes)
+            params = dice_reader.Params(network=load_dice_network(args.network, key="--network"))
     except ConfigError as exc:
         print(f"refbox read: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
