@@ -35,7 +35,7 @@ CROP_FACTOR = 1.5
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice_cnn.onnx"
 
 NETWORKS: dict[str, str] = {
-    "standard": "dice_cnn.onnx",
+    "standard": MODEL_PATH.name,
     "clear": "dice_cnn_clear.onnx",
 }
 """The shipped networks by name (files in ``vision/models``): ``standard`` (the default: opaque dice
