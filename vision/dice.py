@@ -835,6 +835,7 @@ class Face:
     diameter: float = 0.0  # median pip diameter
     contrast: float = 0.0  # colour distance of the face from the table
     clutter: float = 0.0  # colour spread just round the pips, relative to the pips' contrast (a plain face: small)
+    roundest: tuple[float, float] | None = None  # (x, y) of its roundest pip: the one seen most squarely
 
 
 def face_of(
@@ -879,12 +880,13 @@ def face_of(
     roundness = sum(p.roundness for p in group) / n
     peak = float(median([p.strength for p in group]))
     box = (x0, y0, x1, y1)
+    top = max(group, key=lambda p: p.roundness)
     if n > 6:
-        return Face(cx, cy, size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter)
+        return Face(cx, cy, size, None, 0.0, roundness, box, n, peak, diam, contrast, clutter, (top.x, top.y))
     if contrast < params.min_face_contrast and n < params.contrast_pips:
         return None
     conf = _pattern_score(np.array([xs, ys]).T, diam, err)
-    return Face(cx, cy, size, n, conf, roundness, box, n, peak, diam, contrast, clutter)
+    return Face(cx, cy, size, n, conf, roundness, box, n, peak, diam, contrast, clutter, (top.x, top.y))
 
 
 _RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 16, endpoint=False)), np.sin(np.linspace(0, 2 * np.pi, 16, endpoint=False))], axis=1)
@@ -989,7 +991,8 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     reading holds the roll at the table, and clutter the network half takes
     for a die (a port, a key, a label) reads as no value in particular. Of
     the kept candidates one per die is chosen by :func:`one_per_die`
-    (``regions``, :func:`die_regions`, made here when not given).
+    (``regions``, :func:`die_regions`, made here when not given), and a one
+    read from several pips lies at its roundest (:func:`_at_the_one`).
     """
     from .dice_model import classify, load_model
 
@@ -1010,7 +1013,21 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
         cands.append((replace(f, value=v, confidence=conf), die * conf, agrees(f, v, conf, params)))
     if regions is None and params.region_colour > 0:
         regions = die_regions(work, table_background(work), params)
-    return one_per_die(cands, size, regions, params)
+    return [_at_the_one(f) for f in one_per_die(cands, size, regions, params)]
+
+
+def _at_the_one(face: Face) -> Face:
+    """A face read as a one that has several pips, moved to its roundest pip (others unchanged).
+
+    A die seen obliquely shows its top face and side faces; on a die of one
+    colour the path from its one to a side face's pip crosses no visible edge,
+    so they form one pip group, centred between them (on the die's side),
+    whose crop the network reads as the one it is. The one is the pip seen
+    most squarely: the top face's. (Its box stays the group's.)
+    """
+    if face.value == 1 and face.pips > 1 and face.roundest is not None:
+        return replace(face, x=face.roundest[0], y=face.roundest[1])
+    return face
 
 
 def network_readings(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

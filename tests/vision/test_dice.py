@@ -345,6 +345,45 @@ def test_small_dice_are_read_again_from_a_larger_copy() -> None:
         assert r.value == value and abs(r.center[0] - x) < 4 and abs(r.center[1] - y) < 4  # in the frame's pixels
 
 
+def test_a_one_seen_obliquely_is_read_at_its_pip() -> None:
+    """Three white dice seen obliquely, each a one on top (tests/fixtures/dice-oblique), in a 1280 x 720
+    frame read by a camera's reader: a one's pip and a side face's pip form one group, which the
+    network reads as a one; the reading lies at the one's pip (the group's roundest), in its label box."""
+    folder = FIXTURES.parent / "dice-oblique"
+    name = "matteo-dice_21.jpg"
+    labels = json.loads((folder / "labels.json").read_text())[name]
+    photo = cv2.imread(str(folder / name))
+    assert photo is not None and photo.shape == (480, 640, 3)
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = photo[0, 0]
+    frame[:, 160:1120] = cv2.resize(photo, (960, 720), interpolation=cv2.INTER_LINEAR)
+    reader = DiceReader()
+    reader(frame)  # (the first frame finds the dice's size)
+    look = reader.look(frame)
+    back = [replace(r, center=((r.center[0] - 160) / 1.5, r.center[1] / 1.5)) for r in look.readings]
+    assert [r.value for r in back] == [1, 1, 1]
+    for lab in labels:
+        x0, y0, x1, y1 = lab["box"]
+        assert sum(x0 <= r.center[0] <= x1 and y0 <= r.center[1] <= y1 for r in back) == 1, (lab, back)
+    # one of them was read from a group of two pips: its centre is that group's roundest pip, not the group's middle
+    at_a_pip = [
+        (f.x, f.y, *f.roundest)
+        for f in look.faces
+        if f.pips == 2 and f.roundest is not None and any(np.hypot(f.roundest[0] / look.scale - r.center[0], f.roundest[1] / look.scale - r.center[1]) < 0.5 for r in look.readings)
+    ]
+    assert at_a_pip and all(np.hypot(x - px, y - py) > 5 for x, y, px, py in at_a_pip)
+
+
+def test_only_a_one_read_from_several_pips_moves_to_its_roundest_pip() -> None:
+    from vision.dice import Face, _at_the_one
+
+    group = Face(100.0, 100.0, 30.0, 1, 0.9, 0.8, (85.0, 85.0, 115.0, 115.0), 2, roundest=(96.0, 92.0))
+    assert (_at_the_one(group).x, _at_the_one(group).y, _at_the_one(group).box) == (96.0, 92.0, group.box)
+    assert _at_the_one(replace(group, value=2)) == replace(group, value=2)  # read as its own count: it stays
+    assert _at_the_one(replace(group, pips=1)) == replace(group, pips=1)  # a lone pip is where it is
+    assert _at_the_one(replace(group, value=None)) == replace(group, value=None)
+
+
 def test_a_real_photo_in_a_wide_camera_frame_is_read_as_the_photo_alone() -> None:
     """A byler fixture photo (dice about 40 pixels in 640) centred in a 1280 x 720 frame: its dice are
     small at the first working scale and one is misread there; read again larger, all seven are right."""
