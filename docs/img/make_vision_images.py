@@ -1,9 +1,10 @@
 """Draw what `refbox read dice --annotate DIR` shows, with the real reader (no hand-made pictures):
 the real photos the tests ship (tests/fixtures/dice, with their licences) as read, translucent
-casino dice (tests/fixtures/dice-clear) read by the standard and the clear network, and a
-calibration with an ignored area (`--zones FILE`) on drawn dice.
+casino dice (tests/fixtures/dice-clear) read by the standard and the clear network, single dice
+of those photos that read well and that read badly, and a calibration with an ignored area
+(`--zones FILE`) on drawn dice.
 
-    .venv/bin/python docs/img/make_vision_images.py     # writes docs/img/read-dice.jpg, clear-dice.jpg and zones-ignore.png
+    .venv/bin/python docs/img/make_vision_images.py     # writes docs/img/read-dice.jpg, clear-dice.jpg, dice-kinds.jpg and zones-ignore.png
 """
 
 from __future__ import annotations
@@ -101,9 +102,56 @@ def read_clear_dice(per_row: int = 10, side: int = 110) -> np.ndarray:
     return np.vstack(parts)
 
 
+KINDS = (
+    # (fixture folder, photo, label index, network): opaque dice whose pips differ from the die in lightness ...
+    ("dice", "byler-IMG_20191208_111833.jpg", 0, "standard"),
+    ("dice", "byler-IMG_20191208_111833.jpg", 4, "standard"),
+    ("dice", "byler-IMG_20191208_112116.jpg", 1, "standard"),
+    ("dice", "byler-IMG_20191208_112219.jpg", 3, "standard"),
+    ("dice", "byler-IMG_20191208_111947.jpg", 3, "standard"),
+    ("dice", "matteo-dice_36.jpg", 2, "standard"),
+    # ... and the hard kinds: red pips on smoky dice (they differ in colour, hardly in lightness), and
+    # translucent casino dice, with the standard network and with the clear one
+    ("dice", "byler-IMG_20191208_111833.jpg", 3, "standard"),
+    ("dice", "byler-IMG_20191208_112116.jpg", 5, "standard"),
+    ("dice-clear", "chase-train_DJI_20241005233608_0177_D_detection_1.png", 0, "standard"),
+    ("dice-clear", "chase-train_DJI_20241005233608_0177_D_detection_1.png", 0, "clear"),
+)
+
+
+def dice_kinds(side: int = 120, per_row: int = 6) -> np.ndarray:
+    """Single dice of the shipped photos (``KINDS``), each cut round its labelled box (twice its size, at
+    least 80 px) from the photo as the reader read it with the given network, with its label and what was
+    read written under it: green when right, red when read as another value, unsure (?) or not found (-)."""
+    tiles = []
+    for folder, name, index, network in KINDS:
+        path = HERE.parents[1] / "tests" / "fixtures" / folder / name
+        img = cv2.imread(str(path))
+        if img is None:
+            raise SystemExit(f"{path}: cannot read the photo")
+        label = json.loads((path.parent / "labels.json").read_text())[name][index]
+        x0, y0, x1, y1 = label["box"]
+        read = [r for r in read_dice(img, Params(network=network_path(network))) if x0 <= r.center[0] <= x1 and y0 <= r.center[1] <= y1]
+        half = max(x1 - x0, y1 - y0, 40)
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        crop = cv2.copyMakeBorder(img, half, half, half, half, cv2.BORDER_REPLICATE)[cy : cy + 2 * half, cx : cx + 2 * half]
+        tile = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA if crop.shape[0] > side else cv2.INTER_LINEAR)
+        got = ", ".join("?" if r.value is None else f"{r.value} ({r.confidence:.2f})" for r in read) or "-"
+        ok = [r.value for r in read] == [label["value"]]
+        strip = np.full((40, side, 3), 255, np.uint8)
+        colour = (0, 140, 0) if ok else (0, 0, 210)
+        cv2.putText(strip, f"is {label['value']}: {got}", (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+        cv2.putText(strip, f"{network} network", (4, 33), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (90, 90, 90), 1, cv2.LINE_AA)
+        tiles.append(np.vstack([tile, strip]))
+        print(f"{name} #{index}, {network} network: is {label['value']}, read {got}")
+    tiles += [np.full_like(tiles[0], 255)] * (-len(tiles) % per_row)
+    return np.vstack([np.hstack(tiles[i : i + per_row]) for i in range(0, len(tiles), per_row)])
+
+
 def main() -> None:
     cv2.imwrite(str(HERE / "read-dice.jpg"), read_photos(), [cv2.IMWRITE_JPEG_QUALITY, 85])
     cv2.imwrite(str(HERE / "clear-dice.jpg"), read_clear_dice(), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    cv2.imwrite(str(HERE / "dice-kinds.jpg"), dice_kinds(), [cv2.IMWRITE_JPEG_QUALITY, 85])
     zones = Zones.from_calibration(CALIBRATION)
     img = table()
     readings = zones.assign(read_dice(zones.leave_out(img)), (img.shape[1], img.shape[0]))
