@@ -19,7 +19,9 @@ line "as a camera" times that steady state: each frame read at the scale a
 With ``--against REV`` (a git revision of this repository) the reader of that
 revision (its ``vision`` package and network, extracted to a temporary folder)
 is timed too, frame by frame in turns with today's, so that both figures come
-from the same minutes of this shared machine.
+from the same minutes of this shared machine; on the "as a camera" lines it
+reads each frame at the scale today's ``DiceReader`` settles on (a revision
+whose ``read_dice`` takes no scale reads as it did).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import importlib  # noqa: E402
+import inspect  # noqa: E402
 import json  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
@@ -104,14 +107,18 @@ def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> lis
     return out
 
 
-def as_camera(frames: list[np.ndarray]) -> Reader:
-    """``read_dice`` as a camera's :class:`DiceReader` reads each of ``frames`` once it has seen that frame before."""
+def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
+    """``read`` (``read_dice``, or another revision's) as a camera's :class:`DiceReader` reads each of
+    ``frames`` once it has seen that frame before: at the scale today's ``DiceReader`` settles on for it.
+    A revision whose ``read_dice`` takes no ``scale`` (before cameras remembered one) reads as it did."""
+    if "scale" not in inspect.signature(read).parameters:
+        return read
     hints: dict[int, float | None] = {}
     for f in frames:
         reader = DiceReader()
         reader(f)
         hints[id(f)] = reader.scale(f.shape)
-    return lambda f: read_dice(f, scale=hints[id(f)])
+    return lambda f: read(f, scale=hints[id(f)])  # type: ignore[call-arg]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  real photos, {n:2d} dice: none in {args.data_dir}")
                     continue
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), each alone", measure(frames, max(1, args.repeat // 2), readers)))
-                camera = [as_camera(frames)] + readers[1:]  # (an older reader has no memory: it reads as before)
+                camera = [as_camera(frames, read) for read in readers]
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), as a camera", measure(frames, max(1, args.repeat // 2), camera)))
     return 0
 
