@@ -345,6 +345,35 @@ def test_small_dice_are_read_again_from_a_larger_copy() -> None:
         assert r.value == value and abs(r.center[0] - x) < 4 and abs(r.center[1] - y) < 4  # in the frame's pixels
 
 
+@pytest.mark.parametrize("name", ["byler-IMG_20191208_111833.jpg", "byler-IMG_20191208_112116.jpg", "byler-IMG_20191208_112219.jpg"])
+def test_the_crops_left_unread_would_change_no_reading(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """learned_faces reads the clear faces first and leaves unread the candidates that a face that agrees
+    claims; its answer is one_per_die's of every candidate read, and it reads fewer crops."""
+    from vision import dice_model
+    from vision.dice import _at_the_one, die_regions, learned_faces, one_per_die, read_candidates, table_background
+
+    photo = cv2.imread(str(FIXTURES / name))
+    assert photo is not None
+    look = look_at(photo)
+    work, faces = look.work, look.faces
+    regions = die_regions(work, table_background(work))
+    size = die_size(faces)
+    every = read_candidates(work, faces, list(range(len(faces))), size)
+    reference = [_at_the_one(f) for f in one_per_die(list(every.values()), size, regions)]
+    crops: list[int] = []
+    classify = dice_model.classify
+
+    def counted(work: np.ndarray, centres: np.ndarray, *args: object, **kwargs: object) -> np.ndarray:
+        crops.append(len(centres))
+        return classify(work, centres, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dice_model, "classify", counted)
+    got = learned_faces(work, faces, regions=regions)
+    assert [(f.value, f.x, f.y, f.box) for f in got] == [(f.value, f.x, f.y, f.box) for f in reference]
+    assert [f.confidence for f in got] == pytest.approx([f.confidence for f in reference], abs=1e-6)
+    assert sum(crops) < len(faces) and len(got) >= 4
+
+
 def test_a_one_seen_obliquely_is_read_at_its_pip() -> None:
     """Three white dice seen obliquely, each a one on top (tests/fixtures/dice-oblique), in a 1280 x 720
     frame read by a camera's reader: a one's pip and a side face's pip form one group, which the
