@@ -86,7 +86,7 @@ def reader_at(rev: str, into: Path) -> Reader:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{f}"], capture_output=True, check=True).stdout)
     sys.path.insert(0, str(into))
-    return importlib.import_module(f"{name}.dice").read_dice  # type: ignore[no-any-return]
+    return importlib.import_module(f"{name}.dice").read_dice
 
 
 def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> list[tuple[float, float]]:
