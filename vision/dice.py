@@ -1007,12 +1007,9 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     # frames of ten dice: 24 of 33 candidates a frame read).
     first = [i for i, f in enumerate(faces) if _clear(f, params.agree_roundness)]
     done = read_candidates(work, faces, first, size, params)
-    agreed = one_per_die([c for c in done.values() if c[2]], size, regions, params)
-    claimed = set(first)
-    if agreed:
-        held = [(k, 1.0, True) for k in agreed]  # (they are kept again, in this order: each was kept after those before it)
-        claimed.update(i for i, f in enumerate(faces) if i not in claimed and len(one_per_die([*held, (f, 0.0, False)], size, regions, params)) == len(agreed))
-    done.update(read_candidates(work, faces, [i for i in range(len(faces)) if i not in claimed], size, params))
+    agreed = _keep([c for c in done.values() if c[2]], size, regions, params)
+    read_first = set(first)
+    done.update(read_candidates(work, faces, [i for i, f in enumerate(faces) if i not in read_first and not agreed.claims(f)], size, params))
     cands = [done[i] for i in sorted(done)]  # (in the candidates' order, which one_per_die's ties keep)
     return [_at_the_one(f) for f in one_per_die(cands, size, regions, params)]
 
@@ -1105,31 +1102,56 @@ def one_per_die(
     ``same_die``; the top face between them, whose pips the network counts
     alike, is the die.)
     """
-    order = sorted(cands, key=lambda t: (not t[2], -t[1]))
-    # how far apart two candidates of one die can be: the picture's die size, or their own
-    # sizes up to half as much again (a lone big blob, taken for a pip, would claim a wide
-    # circle and swallow the dice round it); a face that agrees measured its own size by
-    # its pips' spread, which holds up to two die sizes (as the outline of one lone die)
-    reach = (lambda a, b: min(max(a, b, size), 1.5 * size)) if size else (lambda a, b: max(a, b))
-    # two candidates inside the outline of one lone die (die_regions: convex, about square,
-    # at most two die sizes across) are that die however far apart (a top face and a tall
-    # side face seen from the side)
+    return _keep(cands, size, regions, params).faces()
 
-    def region(f: Face) -> int:
-        if regions is None:
+
+def _keep(cands: list[tuple[Face, float, bool]], size: float, regions: tuple[np.ndarray, np.ndarray] | None, params: Params) -> _Dice:
+    """:func:`one_per_die`'s dice: the candidates in its order, each kept unless a die kept before claims it."""
+    dice = _Dice(size, regions, params)
+    for f, _, agreed in sorted(cands, key=lambda t: (not t[2], -t[1])):
+        if not dice.claims(f):
+            dice.keep(f, agreed)
+    return dice
+
+
+class _Dice:
+    """The dice :func:`one_per_die` has kept so far (one candidate each), and which candidates are one of them."""
+
+    def __init__(self, size: float, regions: tuple[np.ndarray, np.ndarray] | None, params: Params) -> None:
+        self.size, self.regions, self.params = size, regions, params
+        self.kept: list[tuple[Face, int, float]] = []  # (face, its region, its reach when it agrees, else 0)
+
+    def _reach(self, a: float, b: float) -> float:
+        # how far apart two candidates of one die can be: the picture's die size, or their own
+        # sizes up to half as much again (a lone big blob, taken for a pip, would claim a wide
+        # circle and swallow the dice round it); a face that agrees measured its own size by
+        # its pips' spread, which holds up to two die sizes (as the outline of one lone die:
+        # its own reach, kept with it)
+        return min(max(a, b, self.size), 1.5 * self.size) if self.size else max(a, b)
+
+    def _region(self, f: Face) -> int:
+        # two candidates inside the outline of one lone die (die_regions: convex, about square,
+        # at most two die sizes across) are that die however far apart (a top face and a tall
+        # side face seen from the side)
+        if self.regions is None:
             return 0
-        lab, sizes = regions
+        lab, sizes = self.regions
         r = int(lab[min(max(int(f.y), 0), lab.shape[0] - 1), min(max(int(f.x), 0), lab.shape[1] - 1)])
-        return r if r and sizes[r] <= 2.0 * (size or f.size) else 0
+        return r if r and sizes[r] <= 2.0 * (self.size or f.size) else 0
 
-    kept: list[tuple[Face, int, float]] = []  # (face, its region, its reach when it agrees, else 0)
-    for f, _, agreed in order:
-        rf = region(f)
-        if all(
-            hypot(f.x - k.x, f.y - k.y) > params.same_die * (own or reach(k.size, f.size)) and not (rf and rk == rf) for k, rk, own in kept
-        ):
-            kept.append((f, rf, min(max(f.size, size), 2.0 * size) if agreed else 0.0))
-    return [f for f, _, _ in kept]
+    def claims(self, f: Face) -> bool:
+        """Is candidate ``f`` one of the kept dice (within its reach, or in its lone outline)?"""
+        rf = self._region(f)
+        return not all(
+            hypot(f.x - k.x, f.y - k.y) > self.params.same_die * (own or self._reach(k.size, f.size)) and not (rf and rk == rf) for k, rk, own in self.kept
+        )
+
+    def keep(self, f: Face, agreed: bool) -> None:
+        """``f`` is a die (``agreed``: it agrees with the network, :func:`agrees`)."""
+        self.kept.append((f, self._region(f), min(max(f.size, self.size), 2.0 * self.size) if agreed else 0.0))
+
+    def faces(self) -> list[Face]:
+        return [f for f, _, _ in self.kept]
 
 
 def suppress_side_faces(faces: list[Face], params: Params = DEFAULT) -> list[Face]:
