@@ -44,6 +44,14 @@ def table() -> np.ndarray:
 
 
 FIXTURES = HERE.parents[1] / "tests" / "fixtures" / "dice"
+
+
+def read_photo(path: Path) -> np.ndarray:
+    """A shipped photo; one that cannot be read stops the script naming it."""
+    img = cv2.imread(str(path))
+    if img is None:
+        raise SystemExit(f"{path}: cannot read the photo")
+    return img
 PHOTOS = ("byler-IMG_20191208_111833.jpg", "byler-IMG_20191208_112219.jpg", "matteo-dice_23.jpg", "matteo-dice_42.jpg")
 
 
@@ -51,9 +59,7 @@ def read_photos(side: int = 400) -> np.ndarray:
     """Four of the shipped photos, each read and drawn as `--annotate` draws it, scaled to ``side`` px high, two by two."""
     tiles = []
     for name in PHOTOS:
-        img = cv2.imread(str(FIXTURES / name))
-        if img is None:
-            raise SystemExit(f"{FIXTURES / name}: cannot read the photo")
+        img = read_photo(FIXTURES / name)
         readings = read_dice(img)
         out = draw_dice(img, readings)
         tiles.append(cv2.resize(out, (round(out.shape[1] * side / out.shape[0]), side), interpolation=cv2.INTER_AREA))
@@ -80,9 +86,7 @@ def read_clear_dice(per_row: int = 10, side: int = 110) -> np.ndarray:
         tiles = []
         exact = 0
         for name in names:
-            img = cv2.imread(str(CLEAR / name))
-            if img is None:
-                raise SystemExit(f"{CLEAR / name}: cannot read the photo")
+            img = read_photo(CLEAR / name)
             truth = labels[name][0]["value"]
             read = ["?" if r.value is None else str(r.value) for r in read_dice(img, params)]
             ok = read == [str(truth)]
@@ -126,9 +130,7 @@ def dice_kinds(side: int = 120, per_row: int = 6) -> np.ndarray:
     tiles = []
     for folder, name, index, network in KINDS:
         path = HERE.parents[1] / "tests" / "fixtures" / folder / name
-        img = cv2.imread(str(path))
-        if img is None:
-            raise SystemExit(f"{path}: cannot read the photo")
+        img = read_photo(path)
         label = json.loads((path.parent / "labels.json").read_text())[name][index]
         x0, y0, x1, y1 = label["box"]
         read = [r for r in read_dice(img, Params(network=network_path(network))) if x0 <= r.center[0] <= x1 and y0 <= r.center[1] <= y1]
