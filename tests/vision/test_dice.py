@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.dice_accuracy import in_frame
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Params, better_scale, die_size, first_scale, look_at, read_dice
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
@@ -389,13 +390,11 @@ def test_a_one_seen_obliquely_is_read_at_its_pip() -> None:
     labels = json.loads((folder / "labels.json").read_text())[name]
     photo = cv2.imread(str(folder / name))
     assert photo is not None and photo.shape == (480, 640, 3)
-    frame = np.empty((720, 1280, 3), np.uint8)
-    frame[:] = photo[0, 0]
-    frame[:, 160:1120] = cv2.resize(photo, (960, 720), interpolation=cv2.INTER_LINEAR)
+    frame, s, left, top = in_frame(photo, (1280, 720))  # (enlarged 1.5 times, as bench/dice_accuracy.py --frame places it)
     reader = DiceReader()
     reader(frame)  # (the first frame finds the dice's size)
     look = reader.look(frame)
-    back = [replace(r, center=((r.center[0] - 160) / 1.5, r.center[1] / 1.5)) for r in look.readings]
+    back = [replace(r, center=((r.center[0] - left) / s, (r.center[1] - top) / s)) for r in look.readings]
     assert [r.value for r in back] == [1, 1, 1]
     for lab in labels:
         x0, y0, x1, y1 = lab["box"]
@@ -426,13 +425,10 @@ def test_a_real_photo_in_a_wide_camera_frame_is_read_as_the_photo_alone() -> Non
     labels = json.loads((FIXTURES / "labels.json").read_text())[name]
     photo = cv2.imread(str(FIXTURES / name))
     assert photo is not None
-    frame = np.empty((720, 1280, 3), np.uint8)
-    frame[:] = photo[0, 0]
-    big = cv2.resize(photo, (720, 720), interpolation=cv2.INTER_LINEAR)
-    frame[:, 280:1000] = big
+    frame, s, left, top = in_frame(photo, (1280, 720))  # (enlarged to 720 x 720, centred)
 
     def right(readings: list[DieReading], framed: bool = True) -> int:
-        back = [replace(r, center=((r.center[0] - 280) * 640 / 720, r.center[1] * 640 / 720)) for r in readings] if framed else readings
+        back = [replace(r, center=((r.center[0] - left) / s, (r.center[1] - top) / s)) for r in readings] if framed else readings
         return sum(
             any(lab["box"][0] <= r.center[0] <= lab["box"][2] and lab["box"][1] <= r.center[1] <= lab["box"][3] and r.value == lab["value"] for r in back)
             for lab in labels
