@@ -12,6 +12,9 @@ network then checks and reads each candidate:
    pixels wide), the frame is read again less reduced, so that dice are
    ``Params.work_die`` pixels (at most at the frame's own size);
    :class:`DiceReader` remembers that scale for the next frames of a camera.
+   Dice so big that their pips are wider than a pip can be (``Params.big_die``
+   working pixels: a close-up) are looked for in a copy half as large when the
+   first look read no die surely (:func:`big_dice`).
 2. **Pip evidence.** A colour difference of Gaussians (fine blur minus coarse
    blur, per channel, then the Euclidean norm over channels) is large on small
    blobs of any colour against their surroundings, and only a thin ridge on the
@@ -108,6 +111,7 @@ class Params:
     region_size: float = 12.0  # ... and at most this many pip diameters across
     min_work_die: float = 22.0  # dice smaller than this (die_size, working pixels; the training photos: 22 to 60) are read again from a larger copy ...
     work_die: float = 30.0  # ... where they are this big
+    big_die: float = 100.0  # dice this big (working pixels) are looked for in a copy half as large, when the first look read no die surely (big_dice)
     network: Path | None = None  # the classifier's ONNX file (vision.dice_model.network_path; None: the standard one, dice_model.MODEL_PATH)
 
 
@@ -182,13 +186,17 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
     candidate faces found there (:func:`candidate_faces`) show dice smaller than
     ``params.min_work_die`` working pixels (:func:`die_size`) and the image was
     reduced, it is looked at again at the scale :func:`better_scale` gives, and
-    only then are the candidates read.
+    only then are the candidates read. When a look at the first scale (or a
+    smaller one) reads no die, or some die unsure, a copy half as large is
+    searched for dice too big to read there (:func:`big_dice`).
     """
     work, scale, regions, faces = _candidates(image, params, first_scale(image.shape) if scale is None else scale)
     again = better_scale(faces, scale, params)
     if again is not None:
         work, scale, regions, faces = _candidates(image, params, again)
     chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
+    if params.learned and scale <= first_scale(image.shape) and not (chosen and all(f.confidence >= CONFIDENCE_THRESHOLD for f in chosen)):
+        chosen = big_dice(image, work, scale, chosen, regions, params)
     out: list[DieReading] = []
     for f in chosen:
         x0, y0, x1, y1 = f.box
@@ -202,6 +210,41 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
         )
     out.sort(key=lambda r: (r.center[1], r.center[0]))
     return Look(work, scale, faces, out)
+
+
+def big_dice(
+    image: np.ndarray, work: np.ndarray, scale: float, chosen: list[Face], regions: tuple[np.ndarray, np.ndarray] | None, params: Params = DEFAULT
+) -> list[Face]:
+    """``chosen`` (the dice read in ``work``, ``image`` at ``scale``) with the dice too big to read there
+    that a copy half as large shows (unchanged when ``work`` cannot hold a die that big).
+
+    The pips of a die ``params.big_die`` working pixels wide and more are wider than a pip can be
+    (``max_pip_area``): such a die is not found, or only by specks on it. In the half-size copy
+    its pips are found; each candidate face at least ``big_die`` wide (in ``work``'s pixels) is
+    read from ``work`` like any other, and is a die when the network reads the number of pips
+    found on it (a big lone "pip" is often a cluster of small dice or a game's round token,
+    read as a six) and no sure reading of ``chosen`` lies in its box (small dice taken for the
+    pips of a big face). Readings of ``chosen`` in its box (unsure, specks) are dropped.
+    """
+    if min(work.shape[:2]) < params.big_die:
+        return chosen
+    big = [_scaled(f, 2.0) for f in _candidates(image, params, scale / 2)[3] if 2.0 * f.size >= params.big_die]
+    if not big:
+        return chosen
+
+    def inside(f: Face, b: Face) -> bool:
+        return b.box[0] <= f.x <= b.box[2] and b.box[1] <= f.y <= b.box[3]
+
+    sure = [f for f in chosen if f.confidence >= CONFIDENCE_THRESHOLD]
+    found = [b for b in learned_faces(work, big, params, regions) if b.value == b.pips and b.confidence >= CONFIDENCE_THRESHOLD and not any(inside(f, b) for f in sure)]
+    return [f for f in chosen if not any(inside(f, b) for b in found)] + found
+
+
+def _scaled(f: Face, k: float) -> Face:
+    """A candidate face found in a copy of the picture ``1 / k`` as large, in the picture's working pixels."""
+    r = f.roundest
+    x0, y0, x1, y1 = f.box
+    return replace(f, x=f.x * k, y=f.y * k, size=f.size * k, box=(x0 * k, y0 * k, x1 * k, y1 * k), diameter=f.diameter * k, roundest=None if r is None else (r[0] * k, r[1] * k))
 
 
 def _candidates(image: np.ndarray, params: Params, scale: float) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face]]:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bench.dice_accuracy import in_frame
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Params, better_scale, die_size, first_scale, look_at, read_dice
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Face, Params, better_scale, big_dice, die_size, first_scale, look_at, read_dice
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
@@ -459,6 +459,42 @@ def test_a_picture_is_read_again_at_most_at_its_own_size_and_only_for_small_dice
     big, _ = render_dice([4, 5, 6], die=80, seed=0)
     seen = look_at(big)
     assert better_scale(seen.faces, seen.scale) is None
+
+
+@pytest.mark.parametrize("die", [200, 260])
+@pytest.mark.parametrize("pair", [(1, 5), (2, 6), (3, 4)])
+def test_dice_too_big_for_their_pips_to_be_found_are_read_from_a_smaller_copy(die: int, pair: tuple[int, int]) -> None:
+    img = np.full((640, 640, 3), (40, 110, 40), np.uint8)  # dice a third of the picture and more: a close-up
+    at = [(170.0, 190.0), (470.0, 450.0)]
+    for v, centre, angle in zip(pair, at, (20.0, -35.0)):
+        draw_die(img, v, centre, die, angle)
+    assert read_dice(img, replace(DEFAULT, big_die=1e9)) == []  # (their pips are wider than a pip can be)
+    got = read_dice(img)
+    assert [(r.value, round(r.center[0] / 10), round(r.center[1] / 10)) for r in got] == [(v, round(x / 10), round(y / 10)) for v, (x, y) in zip(pair, at)]
+    assert all(r.confidence >= CONFIDENCE_THRESHOLD for r in got)
+
+
+def test_a_camera_close_over_its_tray_reads_its_big_dice() -> None:
+    frame = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    draw_die(frame, 4, (500.0, 340.0), 400, 10.0)  # read first at 640 x 360, where the die is 200 wide
+    draw_die(frame, 1, (960.0, 380.0), 400, -30.0)
+    reader = DiceReader()
+    for _ in range(2):  # (the second frame at the scale the reader remembers)
+        got = reader(frame)
+        assert [(r.value, round(r.center[0] / 20), round(r.center[1] / 20)) for r in got] == [(4, 25, 17), (1, 48, 19)]
+
+
+def test_a_big_die_does_not_replace_a_sure_reading_in_its_box() -> None:
+    img, truth = render_dice([5], size=(640, 640), die=220, seed=3)
+    (x, y) = truth[0][1]
+    look = look_at(img, replace(DEFAULT, big_die=1e9))
+    work, scale = look.work, look.scale
+    speck = Face(x, y, 20.0, 3, 0.3, 1.0, (x - 10, y - 10, x + 10, y + 10), 3)  # an unsure reading on the die ...
+    read = big_dice(img, work, scale, [speck], None)
+    assert [(f.value, f.pips) for f in read] == [(5, 5)]  # ... gives way to the die
+    sure = replace(speck, confidence=0.9)  # a sure one stands: the "big die" may be dice taken for pips
+    assert big_dice(img, work, scale, [sure], None) == [sure]
+    assert big_dice(img, work, scale, [], None, replace(DEFAULT, big_die=400.0)) == []  # (only dice at least big_die wide are looked for)
 
 
 def test_a_camera_reader_remembers_the_scale_its_small_dice_are_read_at() -> None:
