@@ -1,7 +1,7 @@
 """Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on OpenCV's DNN module).
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
-[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--channels C1,C2,C3]
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--isoluminant P] [--channels C1,C2,C3]
 [--crop N] [--features lightness|each] [--seed N]
 [--validate [--save-probs FILE.npz] [--save-model FILE.onnx]]``
 
@@ -51,6 +51,8 @@ over B, G and R, between a drawn die's body and its pips, default 200; lower
 draws fainter pips), ``--solid P`` (the share of drawn dice drawn as solids by
 :func:`draw_solid_die`: side faces with their own pips showing beside the top
 face, marbled or translucent bodies, like the dice of a tray photo; default 0),
+``--isoluminant P`` (the share of drawn dice whose pips have about the body's
+lightness and differ from it in colour, as red pips on a smoky die; default 0),
 ``--channels C1,C2,C3`` (the channels of the three convolutions, default
 24,48,64; fewer make a faster network; written to the record's ``"layers"``),
 ``--crop N`` (the side of the network's square crop in
@@ -168,13 +170,15 @@ def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.nd
     return work, np.array(rows, np.float32).reshape(-1, 3), np.array(classes, np.int64)
 
 
-def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: float = 0.0) -> tuple[np.ndarray, list[dict]]:
+def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: float = 0.0, isoluminant: float = 0.0) -> tuple[np.ndarray, list[dict]]:
     """A drawn table (``vision.synth.draw_die``) with 3-9 dice of random colours, sizes and turns, blurred, noisy and JPEG-compressed.
 
     Drawn dice teach the clean idea of each face (the photo sets have few dice
     colours and one camera each); the labels are exact. A share ``solid`` of the
     dice is drawn by :func:`draw_solid_die`, its box round the whole die as in
-    the tray photos.
+    the tray photos. A share ``isoluminant`` has pips of about the body's
+    lightness that differ from it in colour (:func:`isoluminant_pip`: red pips
+    on a smoky die, gold on red).
     """
     h, w = 480, 640
     base = rng.integers(40, 230, 3)
@@ -198,6 +202,8 @@ def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: f
         pip = rng.integers(0, 256, 3)
         while np.abs(body.astype(int) - pip).sum() < contrast:
             pip = rng.integers(0, 256, 3)
+        if isoluminant and rng.random() < isoluminant:
+            pip = isoluminant_pip(body, rng)
         value = int(rng.integers(1, 7))
         s = size * float(rng.uniform(0.9, 1.1))
         if solid and rng.random() < solid:
@@ -212,6 +218,29 @@ def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: f
     img = np.clip(img + rng.normal(0, rng.uniform(1, 6), img.shape), 0, 255).astype(np.uint8)
     _, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
     return np.asarray(cv2.imdecode(jpg, cv2.IMREAD_COLOR), np.uint8), labels
+
+
+ISO_LIGHTNESS = 12.0
+"""An isoluminant drawn pip's lightness differs from its body's by at most this (0..255, ``vision.dice_model.OPPONENT``'s lightness)."""
+
+ISO_COLOUR = 90
+"""... and its colour by at least this (sum over B, G, R)."""
+
+
+def isoluminant_pip(body: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A pip colour (B, G, R) of about the lightness of ``body`` that differs from it in colour.
+
+    The body's lightness is kept in reach: a body too dark or too light for any
+    other colour of its lightness gets a random colour of its own lightness
+    band nearest it.
+    """
+    weights = np.array([0.114, 0.587, 0.299])
+    light = float(weights @ body)
+    for _ in range(2000):
+        pip = rng.integers(0, 256, 3)
+        if abs(float(weights @ pip) - light) <= ISO_LIGHTNESS and np.abs(body.astype(int) - pip).sum() >= ISO_COLOUR:
+            return pip
+    return rng.integers(0, 256, 3)  # (no such colour: a very dark or very light body)
 
 
 def draw_solid_die(image: np.ndarray, value: int, center: tuple[float, float], size: float, angle: float,
@@ -300,7 +329,7 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
 
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
             crop: int = CROP, seed: int = SEED, solid: float = 0.0, extra: Sequence[Path] = (),
-            extra_negatives: int = EXTRA_NEGATIVES) -> tuple[np.ndarray, np.ndarray, list[str]]:
+            extra_negatives: int = EXTRA_NEGATIVES, isoluminant: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Augmented crops and classes of the ``part`` photos (``"tune"``, or ``"train"`` for ``--validate``:
     ``part_photos`` of bench/dice_accuracy.py), of every photo of the ``extra``
     sets (cut ``EXTRA_CUTS`` times, at most ``extra_negatives`` "no die" samples per die sample of a photo),
@@ -332,13 +361,14 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
         used.append(f"{folder.name}: {what}")
         print(f"{folder.name}: {what} ({time.perf_counter() - t0:.0f} s)", flush=True)
     for _ in range(synthetic):
-        image, labs = synthetic_scene(rng, contrast, solid)
+        image, labs = synthetic_scene(rng, contrast, solid, isoluminant)
         work, rows, cls = samples_of(image, labs)
         if len(rows):
             images.append(augmented(work, rows, rng, AUGMENT // 2, crop))
             classes.append(np.tile(cls, AUGMENT // 2))
     faint = f", pip contrast at least {contrast}" if contrast != CONTRAST else ""
     faint += f", {solid:g} of the dice drawn as solids (draw_solid_die)" if solid else ""
+    faint += f", {isoluminant:g} of the dice with pips of the body's lightness (isoluminant_pip)" if isoluminant else ""
     used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {seed}{faint})")
     print(f"synthetic: {synthetic} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
     return np.concatenate(images), np.concatenate(classes), used
@@ -584,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"least colour difference (sum over B, G, R) between a drawn die's body and pips (default {CONTRAST}; lower: fainter pips)")
     ap.add_argument("--solid", type=float, default=0.0,
                     help="share of the drawn dice drawn as solids: side faces showing, marbled or translucent bodies (draw_solid_die; default 0)")
+    ap.add_argument("--isoluminant", type=float, default=0.0,
+                    help="share of the drawn dice whose pips have about the body's lightness and differ from it in colour (default 0)")
     ap.add_argument("--channels", type=_channels, default=CHANNELS, metavar="C1,C2,C3",
                     help=f"channels of the three convolutions (default {','.join(map(str, CHANNELS))}; fewer: a faster network)")
     ap.add_argument("--features", choices=NORMS, default="lightness",
@@ -609,9 +641,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"--{opt.replace('_', '-')} needs --validate (it saves the inner part's results)")
     if args.seed < 0:
         raise SystemExit(f"--seed {args.seed}: out of range (a seed is >= 0)")
-    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid", "extra_negatives"):
+    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid", "isoluminant", "extra_negatives"):
         v = getattr(args, opt)
-        if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1) or (opt == "solid" and v > 1):
+        if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1) or (opt in ("solid", "isoluminant") and v > 1):
             raise SystemExit(f"--{opt.replace('_', '-')} {v}: out of range")
     if args.crop % 8 or not 16 <= args.crop <= 128:
         raise SystemExit(f"--crop {args.crop}: must be a multiple of 8 from 16 to 128 (three 2x2 poolings)")
@@ -626,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.extra:
         extra_origin(folder)  # before the long work: every extra set says where it comes from
     x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed, args.solid,
-                         args.extra, args.extra_negatives)
+                         args.extra, args.extra_negatives, args.isoluminant)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val,
                 channels=args.channels, norm=args.features)

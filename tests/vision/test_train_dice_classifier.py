@@ -155,3 +155,30 @@ def test_every_photo_of_an_extra_set_is_trained_on_and_of_the_photo_sets_only_th
     assert used == [f"a: {len(tune)} tune photos", "extra: all 3 photos of an extra set (drawn for this test, no licence needed)",
                     "synthetic: 0 drawn tables (vision.synth.draw_die, seed 7)"]
     assert len(x) == len(y) and set(np.unique(y)) >= {1, 6}
+
+
+def test_isoluminant_pips_have_the_bodys_lightness_and_another_colour(trainer: dict) -> None:
+    rng = np.random.default_rng(3)
+    weights = np.array([0.114, 0.587, 0.299])
+    for body in ([60, 60, 60], [30, 40, 170], [200, 180, 40], [128, 128, 128]):
+        b = np.array(body)
+        for _ in range(20):
+            pip = trainer["isoluminant_pip"](b, rng)
+            assert abs(float(weights @ pip) - float(weights @ b)) <= trainer["ISO_LIGHTNESS"]
+            assert np.abs(b - pip).sum() >= trainer["ISO_COLOUR"]
+
+
+def test_isoluminant_share_zero_draws_the_plain_tables(trainer: dict) -> None:
+    scene = trainer["synthetic_scene"]
+    plain, labels = scene(np.random.default_rng(4), 200)
+    same, same_labels = scene(np.random.default_rng(4), 200, 0.0, 0.0)
+    assert labels == same_labels and np.array_equal(plain, same)
+    iso, iso_labels = scene(np.random.default_rng(4), 200, 0.0, 1.0)
+    assert iso_labels and not np.array_equal(iso, plain)
+    # every drawn die's pips are about as light as its body: the lightness barely changes across a die
+    grey = cv2.cvtColor(iso, cv2.COLOR_BGR2GRAY).astype(float)
+    for d in iso_labels:
+        x0, y0, x1, y1 = (int(round(v)) for v in d["box"])
+        w = (x1 - x0) // 4
+        inner = grey[y0 + w : y1 - w, x0 + w : x1 - w]
+        assert np.percentile(inner, 95) - np.percentile(inner, 5) < 40
