@@ -228,12 +228,9 @@ ISO_COLOUR = 90
 
 
 def isoluminant_pip(body: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A pip colour (B, G, R) of about the lightness of ``body`` that differs from it in colour.
-
-    The body's lightness is kept in reach: a body too dark or too light for any
-    other colour of its lightness gets a random colour of its own lightness
-    band nearest it.
-    """
+    """A pip colour (B, G, R) of about the lightness of ``body`` (``ISO_LIGHTNESS``) that differs from it in
+    colour (``ISO_COLOUR``), drawn at random; a body so dark or so light that 2000 draws find none gets
+    any random colour."""
     weights = np.array([0.114, 0.587, 0.299])
     light = float(weights @ body)
     for _ in range(2000):
