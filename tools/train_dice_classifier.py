@@ -290,7 +290,7 @@ def draw_solid_die(image: np.ndarray, value: int, center: tuple[float, float], s
                 continue
             cv2.ellipse(pips, (int(round(x * 16)), int(round(y * 16))), axes, float(np.degrees(np.arctan2(along[1], along[0]))),
                         0, 360, 255, -1, cv2.LINE_AA, shift=4)
-    colour = np.empty((h, w, 3), np.float32)
+    colour: np.ndarray = np.empty((h, w, 3), np.float32)
     colour[:] = body
     if rng.random() < 0.5:  # marbled: bands of a second colour
         field = cv2.resize(rng.random((max(2, h // 24), max(2, w // 24))).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
@@ -337,7 +337,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
     images, classes, used = [], [], []
     t0 = time.perf_counter()
     # (folder, its part, cuts per sample, at most this many "no die" samples per die sample of a photo or None)
-    sets = [(p, part, AUGMENT, None) for p in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists())]
+    sets: list[tuple[Path, str, int, int | None]] = [(p, part, AUGMENT, None) for p in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists())]
     sets += [(p, "all", EXTRA_CUTS, extra_negatives) for p in extra]
     for folder, which, cuts, cap in sets:
         labels = json.loads((folder / "labels.json").read_text())
@@ -594,7 +594,7 @@ def _channels(text: str) -> tuple[int, int, int]:
         c = ()
     if len(c) != 3 or min(c) < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: three channel counts expected, e.g. 24,48,64")
-    return c  # type: ignore[return-value]
+    return c
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -667,7 +667,7 @@ def main(argv: list[str] | None = None) -> int:
         print("inner validation: " + figures_of(probs))
         if args.save_probs is not None:
             args.save_probs.parent.mkdir(parents=True, exist_ok=True)
-            np.savez(args.save_probs, **probs)
+            np.savez(args.save_probs, **probs)  # type: ignore[arg-type]  # (numpy's stubs take ** for its own keywords)
             print(f"wrote {args.save_probs}")
         if args.save_model is not None:
             export(net, args.save_model, used, args.epochs, settings, args.crop, args.seed, args.channels, part="train", norm=args.features)
