@@ -170,7 +170,7 @@ class Look:
 
     work: np.ndarray  # the picture at the working scale
     scale: float  # working pixels per image pixel
-    faces: list[Face]  # every candidate face, in working pixels
+    faces: list[Face]  # every candidate face, and the big dice found in a copy half as large (big_dice), in working pixels
     readings: list[DieReading]  # what read_dice returns
 
     @property
@@ -196,7 +196,10 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
         work, scale, regions, faces = _candidates(image, params, again)
     chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
     if params.learned and scale <= first_scale(image.shape) and not (chosen and all(f.confidence >= CONFIDENCE_THRESHOLD for f in chosen)):
-        chosen = big_dice(image, work, scale, chosen, regions, params)
+        read = big_dice(image, work, scale, chosen, regions, params)
+        # the big dice found are candidates too: Look.die_px is their size (a camera's reader remembers it)
+        faces = faces + [f for f in read if not any(f is c for c in chosen)]
+        chosen = read
     out: list[DieReading] = []
     for f in chosen:
         x0, y0, x1, y1 = f.box

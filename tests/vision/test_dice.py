@@ -480,8 +480,10 @@ def test_a_camera_close_over_its_tray_reads_its_big_dice() -> None:
     draw_die(frame, 1, (960.0, 380.0), 400, -30.0)
     reader = DiceReader()
     for _ in range(2):  # (the second frame at the scale the reader remembers)
-        got = reader(frame)
-        assert [(r.value, round(r.center[0] / 20), round(r.center[1] / 20)) for r in got] == [(4, 25, 17), (1, 48, 19)]
+        look = reader.look(frame)
+        assert [(r.value, round(r.center[0] / 20), round(r.center[1] / 20)) for r in look.readings] == [(4, 25, 17), (1, 48, 19)]
+        assert 250 < look.die_px < 450  # (measured on the four, found in the copy half as large)
+    assert reader.scale(frame.shape) is None  # big dice: read at the first scale
 
 
 def test_a_big_die_does_not_replace_a_sure_reading_in_its_box() -> None:
