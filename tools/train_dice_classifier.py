@@ -231,7 +231,7 @@ def isoluminant_pip(body: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A pip colour (B, G, R) of about the lightness of ``body`` (``ISO_LIGHTNESS``) that differs from it in
     colour (``ISO_COLOUR``), drawn at random; a body so dark or so light that 2000 draws find none gets
     any random colour."""
-    weights = np.array([0.114, 0.587, 0.299])
+    weights = OPPONENT[0].astype(np.float64)  # (the lightness the network's features read)
     light = float(weights @ body)
     for _ in range(2000):
         pip = rng.integers(0, 256, 3)
