@@ -44,6 +44,7 @@ def table() -> np.ndarray:
 
 
 FIXTURES = HERE.parents[1] / "tests" / "fixtures" / "dice"
+PHOTOS = ("byler-IMG_20191208_111833.jpg", "byler-IMG_20191208_112219.jpg", "matteo-dice_23.jpg", "matteo-dice_42.jpg")
 
 
 def read_photo(path: Path) -> np.ndarray:
@@ -52,7 +53,6 @@ def read_photo(path: Path) -> np.ndarray:
     if img is None:
         raise SystemExit(f"{path}: cannot read the photo")
     return img
-PHOTOS = ("byler-IMG_20191208_111833.jpg", "byler-IMG_20191208_112219.jpg", "matteo-dice_23.jpg", "matteo-dice_42.jpg")
 
 
 def read_photos(side: int = 400) -> np.ndarray:

@@ -359,8 +359,7 @@ def test_the_crops_left_unread_would_change_no_reading(name: str, monkeypatch: p
     from vision import dice_model
     from vision.dice import _at_the_one, die_regions, learned_faces, one_per_die, read_candidates, table_background
 
-    photo = cv2.imread(str(FIXTURES / name))
-    assert photo is not None
+    photo = _photo(FIXTURES / name)
     look = look_at(photo)
     work, faces = look.work, look.faces
     regions = die_regions(work, table_background(work))
@@ -388,8 +387,8 @@ def test_a_one_seen_obliquely_is_read_at_its_pip() -> None:
     folder = FIXTURES.parent / "dice-oblique"
     name = "matteo-dice_21.jpg"
     labels = json.loads((folder / "labels.json").read_text())[name]
-    photo = cv2.imread(str(folder / name))
-    assert photo is not None and photo.shape == (480, 640, 3)
+    photo = _photo(folder / name)
+    assert photo.shape == (480, 640, 3)
     frame, s, left, top = in_frame(photo, (1280, 720))  # (enlarged 1.5 times, as bench/dice_accuracy.py --frame places it)
     reader = DiceReader()
     reader(frame)  # (the first frame finds the dice's size)
@@ -423,8 +422,7 @@ def test_a_real_photo_in_a_wide_camera_frame_is_read_as_the_photo_alone() -> Non
     small at the first working scale and one is misread there; read again larger, all seven are right."""
     name = "byler-IMG_20191208_112219.jpg"
     labels = json.loads((FIXTURES / "labels.json").read_text())[name]
-    photo = cv2.imread(str(FIXTURES / name))
-    assert photo is not None
+    photo = _photo(FIXTURES / name)
     frame, s, left, top = in_frame(photo, (1280, 720))  # (enlarged to 720 x 720, centred)
 
     def right(readings: list[DieReading], framed: bool = True) -> int:
@@ -446,8 +444,7 @@ def test_a_picture_is_read_again_at_most_at_its_own_size_and_only_for_small_dice
     look = look_at(img)
     assert look.scale == 1.0 and 0 < die_size(look.faces) < DEFAULT.min_work_die
     assert better_scale(look.faces, look.scale) is None  # (never enlarged)
-    photo = cv2.imread(str(FIXTURES / "byler-IMG_20191208_112116.jpg"))
-    assert photo is not None
+    photo = _photo(FIXTURES / "byler-IMG_20191208_112116.jpg")
     frame = np.empty((720, 1280, 3), np.uint8)
     frame[:] = photo[0, 0]
     frame[40:680, 320:960] = photo  # dice about 40 pixels wide in a 1280 x 720 frame
