@@ -196,10 +196,8 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
         work, scale, regions, faces = _candidates(image, params, again)
     chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
     if params.learned and scale <= first_scale(image.shape) and not (chosen and all(f.confidence >= CONFIDENCE_THRESHOLD for f in chosen)):
-        read = big_dice(image, work, scale, chosen, regions, params)
-        # the big dice found are candidates too: Look.die_px is their size (a camera's reader remembers it)
-        faces = faces + [f for f in read if not any(f is c for c in chosen)]
-        chosen = read
+        chosen, found = big_dice(image, work, scale, chosen, regions, params)
+        faces = faces + found  # (the big dice found are candidates too: Look.die_px is their size, which a camera's reader remembers)
     out: list[DieReading] = []
     for f in chosen:
         x0, y0, x1, y1 = f.box
@@ -217,9 +215,10 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
 
 def big_dice(
     image: np.ndarray, work: np.ndarray, scale: float, chosen: list[Face], regions: tuple[np.ndarray, np.ndarray] | None, params: Params = DEFAULT
-) -> list[Face]:
+) -> tuple[list[Face], list[Face]]:
     """``chosen`` (the dice read in ``work``, ``image`` at ``scale``) with the dice too big to read there
-    that a copy half as large shows (unchanged when ``work`` cannot hold a die that big).
+    that a copy half as large shows (unchanged when ``work`` cannot hold a die that big), and those big
+    dice alone.
 
     The pips of a die ``params.big_die`` working pixels wide and more are wider than a pip can be
     (``max_pip_area``): such a die is not found, or only by specks on it. In the half-size copy
@@ -230,17 +229,17 @@ def big_dice(
     pips of a big face). Readings of ``chosen`` in its box (unsure, specks) are dropped.
     """
     if min(work.shape[:2]) < params.big_die:
-        return chosen
+        return chosen, []
     big = [_scaled(f, 2.0) for f in _candidates(image, params, scale / 2)[3] if 2.0 * f.size >= params.big_die]
     if not big:
-        return chosen
+        return chosen, []
 
     def inside(f: Face, b: Face) -> bool:
         return b.box[0] <= f.x <= b.box[2] and b.box[1] <= f.y <= b.box[3]
 
     sure = [f for f in chosen if f.confidence >= CONFIDENCE_THRESHOLD]
     found = [b for b in learned_faces(work, big, params, regions) if b.value == b.pips and b.confidence >= CONFIDENCE_THRESHOLD and not any(inside(f, b) for f in sure)]
-    return [f for f in chosen if not any(inside(f, b) for b in found)] + found
+    return [f for f in chosen if not any(inside(f, b) for b in found)] + found, found
 
 
 def _scaled(f: Face, k: float) -> Face:

@@ -489,11 +489,11 @@ def test_a_big_die_does_not_replace_a_sure_reading_in_its_box() -> None:
     look = look_at(img, replace(DEFAULT, big_die=1e9))
     work, scale = look.work, look.scale
     speck = Face(x, y, 20.0, 3, 0.3, 1.0, (x - 10, y - 10, x + 10, y + 10), 3)  # an unsure reading on the die ...
-    read = big_dice(img, work, scale, [speck], None)
-    assert [(f.value, f.pips) for f in read] == [(5, 5)]  # ... gives way to the die
+    read, found = big_dice(img, work, scale, [speck], None)
+    assert [(f.value, f.pips) for f in read] == [(5, 5)] and found == read  # ... gives way to the die
     sure = replace(speck, confidence=0.9)  # a sure one stands: the "big die" may be dice taken for pips
-    assert big_dice(img, work, scale, [sure], None) == [sure]
-    assert big_dice(img, work, scale, [], None, replace(DEFAULT, big_die=400.0)) == []  # (only dice at least big_die wide are looked for)
+    assert big_dice(img, work, scale, [sure], None) == ([sure], [])
+    assert big_dice(img, work, scale, [], None, replace(DEFAULT, big_die=400.0)) == ([], [])  # (only dice at least big_die wide are looked for)
 
 
 def test_a_camera_reader_remembers_the_scale_its_small_dice_are_read_at() -> None:
