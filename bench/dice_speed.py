@@ -12,16 +12,18 @@ The dice of the real photos are small in such a frame (about 45 pixels), so
 ``read_dice`` of a lone frame looks at most of them twice, the second time at a
 larger scale (``vision.dice.better_scale``), and reads the second look's
 candidates. A camera's reader
-(``vision.dice.DiceReader``) remembers that scale after its first frame; the
-line "as a camera" times that steady state: each frame read at the scale a
-``DiceReader`` settled on for it.
+(``vision.dice.DiceReader``) remembers that scale after its first frame, and
+searches only the parts of a frame that differ from the table once a whole
+frame has shown that they hold its dice (every tenth frame is looked at whole
+again); the lines "as a camera" time that steady state: each frame read by a
+``DiceReader`` that has read it once before.
 
 With ``--against REV`` (a git revision of this repository) the reader of that
 revision (its ``vision`` package and network, extracted to a temporary folder)
 is timed too, frame by frame in turns with today's, so that both figures come
 from the same minutes of this shared machine; on the "as a camera" lines it
-reads each frame at the scale today's ``DiceReader`` settles on (a revision
-whose ``read_dice`` takes no scale reads as it did).
+reads as its own ``DiceReader`` does (a revision without one reads as
+``read_dice`` did).
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import importlib  # noqa: E402
-import inspect  # noqa: E402
 import json  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
@@ -51,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.dice_accuracy import in_frame, photo  # noqa: E402
 from vision import dice_model  # noqa: E402
-from vision.dice import DiceReader, read_dice  # noqa: E402
+from vision.dice import read_dice  # noqa: E402
 from vision.synth import render_dice  # noqa: E402
 
 W, H = 1280, 720
@@ -108,17 +109,18 @@ def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> lis
 
 
 def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
-    """``read`` (``read_dice``, or another revision's) as a camera's :class:`DiceReader` reads each of
-    ``frames`` once it has seen that frame before: at the scale today's ``DiceReader`` settles on for it.
-    A revision whose ``read_dice`` takes no ``scale`` (before cameras remembered one) reads as it did."""
-    if "scale" not in inspect.signature(read).parameters:
+    """``read`` (``read_dice``, or another revision's) as that revision's camera reader (the
+    ``DiceReader`` of its module) reads each of ``frames`` once it has seen that frame before: one
+    reader per frame, which has read it once. Today's reads it at the scale it settled on, in the
+    parts that differ from the table, and whole every ``check_every``-th time. A revision without a
+    ``DiceReader`` (before cameras remembered a scale) reads as ``read`` does."""
+    camera = getattr(sys.modules[getattr(read, "__module__", "")], "DiceReader", None)
+    if camera is None:
         return read
-    hints: dict[int, float | None] = {}
+    readers = {id(f): camera() for f in frames}
     for f in frames:
-        reader = DiceReader()
-        reader(f)
-        hints[id(f)] = reader.scale(f.shape)
-    return lambda f: read(f, scale=hints[id(f)])  # type: ignore[call-arg]
+        readers[id(f)](f)
+    return lambda f: readers[id(f)](f)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
 
         for n in (1, 5, 10):
             frames = [render_dice([1 + (i + k) % 6 for i in range(n)], seed=k)[0] for k in range(5)]
-            print(line(f"synthetic, {n:2d} dice", measure(frames, args.repeat, readers)))
+            print(line(f"synthetic, {n:2d} dice, each alone", measure(frames, args.repeat, readers)))
+            print(line(f"synthetic, {n:2d} dice, as a camera", measure(frames, args.repeat, [as_camera(frames, read) for read in readers])))
         if args.data_dir:
             for n in (1, 5, 10):
                 frames = real_frames(args.data_dir, n)

@@ -48,7 +48,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from math import atan2, degrees, floor, hypot, pi, sqrt
+from math import atan2, ceil, degrees, floor, hypot, pi, sqrt
 from pathlib import Path
 from statistics import median
 
@@ -112,6 +112,8 @@ class Params:
     min_work_die: float = 22.0  # dice smaller than this (die_size, working pixels; the training photos: 22 to 60) are read again from a larger copy ...
     work_die: float = 30.0  # ... where they are this big
     big_die: float = 100.0  # dice this big (working pixels) are looked for in a copy half as large, when the first look read no die surely (big_dice)
+    part_colour: float = 12.0  # a camera's reader reads only the parts of a frame whose 8x reduced copy differs this much from the table model in some channel ...
+    part_share: float = 0.5  # ... unless those parts cover more than this share of the frame (changed_parts)
     network: Path | None = None  # the classifier's ONNX file (vision.dice_model.network_path; None: the standard one, dice_model.MODEL_PATH)
 
 
@@ -172,6 +174,7 @@ class Look:
     scale: float  # working pixels per image pixel
     faces: list[Face]  # every candidate face, and the big dice found in a copy half as large (big_dice), in working pixels
     readings: list[DieReading]  # what read_dice returns
+    parts: list[tuple[int, int, int, int]] | None = None  # the boxes of work that differ from the table (changed_parts): searched alone when changed_only; None: the whole
 
     @property
     def die_px(self) -> float:
@@ -179,8 +182,12 @@ class Look:
         return die_size(self.faces) / self.scale
 
 
-def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = None) -> Look:
+def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = None, changed_only: bool = False) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
+
+    ``changed_only``: search only the parts of the picture that differ from the
+    table (:func:`changed_parts`); a camera's reader does, once a look at a whole
+    frame has shown that they hold its dice (:class:`DiceReader`).
 
     The image is looked at at ``scale`` (default :func:`first_scale`); when the
     candidate faces found there (:func:`candidate_faces`) show dice smaller than
@@ -190,10 +197,10 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
     smaller one) reads no die, or some die unsure, a copy half as large is
     searched for dice too big to read there (:func:`big_dice`).
     """
-    work, scale, regions, faces = _candidates(image, params, first_scale(image.shape) if scale is None else scale)
+    work, scale, regions, faces, parts = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only)
     again = better_scale(faces, scale, params)
     if again is not None:
-        work, scale, regions, faces = _candidates(image, params, again)
+        work, scale, regions, faces, parts = _candidates(image, params, again, changed_only)
     chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
     if params.learned and scale <= first_scale(image.shape) and not (chosen and all(f.confidence >= CONFIDENCE_THRESHOLD for f in chosen)):
         chosen, found = big_dice(image, work, scale, chosen, regions, params)
@@ -210,7 +217,7 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
             )
         )
     out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return Look(work, scale, faces, out)
+    return Look(work, scale, faces, out, parts)
 
 
 def big_dice(
@@ -249,12 +256,96 @@ def _scaled(f: Face, k: float) -> Face:
     return replace(f, x=f.x * k, y=f.y * k, size=f.size * k, box=(x0 * k, y0 * k, x1 * k, y1 * k), diameter=f.diameter * k, roundest=None if r is None else (r[0] * k, r[1] * k))
 
 
-def _candidates(image: np.ndarray, params: Params, scale: float) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face]]:
-    """The picture at ``scale`` (:func:`working_copy`), that scale, its lone-die outlines (:func:`die_regions`) and its candidate faces."""
+_Box = tuple[int, int, int, int]
+
+
+def _candidates(
+    image: np.ndarray, params: Params, scale: float, changed_only: bool = False
+) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None]:
+    """The picture at ``scale`` (:func:`working_copy`), that scale, its lone-die outlines (:func:`die_regions`),
+    its candidate faces, and its parts that differ from the table (:func:`changed_parts`): with
+    ``changed_only`` only those are searched."""
     work, scale = working_copy(image, scale)
-    background = table_background(work)
-    regions = die_regions(work, background, params) if params.region_colour > 0 else None
-    return work, scale, regions, candidate_faces(work, params, background, regions)
+    small, model = _table_model(work)
+    h, w = work.shape[:2]
+    background = cv2.resize(model, (w, h), interpolation=cv2.INTER_LINEAR)
+    parts = changed_parts(small, model, work.shape, params)
+    if not changed_only or parts is None:
+        regions = die_regions(work, background, params) if params.region_colour > 0 else None
+        return work, scale, regions, candidate_faces(work, params, background, regions), parts
+    # each part alone, its faces and outlines moved to the picture's pixels
+    labels = np.zeros((h, w), np.int32)
+    sizes = [0.0]
+    faces: list[Face] = []
+    for x0, y0, x1, y1 in parts:
+        part, table = work[y0:y1, x0:x1], background[y0:y1, x0:x1]
+        regions = die_regions(part, table, params) if params.region_colour > 0 else None
+        if regions is not None and len(regions[1]) > 1:
+            lab, size = regions
+            labels[y0:y1, x0:x1] = np.where(lab > 0, lab + (len(sizes) - 1), 0)
+            sizes.extend(size[1:].tolist())
+        faces.extend(_moved(f, x0, y0) for f in candidate_faces(part, params, table, regions))
+    return work, scale, (labels, np.array(sizes)) if params.region_colour > 0 else None, faces, parts
+
+
+_PART_GROW = 3
+"""Reduced pixels (8 working pixels each) by which :func:`changed_parts` grows what differs from the table ..."""
+_PART_MARGIN = 16
+"""... and working pixels it adds round each part: a die whose body is the table's colour lies
+round its pips, and the blurs of the pip evidence reach about 12 pixels."""
+
+
+def changed_parts(small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], params: Params = DEFAULT) -> list[_Box] | None:
+    """Boxes (x0, y0, x1, y1: working pixels) of a picture of ``shape`` that hold all that differs from the table;
+    None when they would cover more than ``params.part_share`` of it (then it is read whole).
+
+    ``small`` is the picture reduced 8 times and ``model`` the table in it (:func:`_table_model`).
+    What differs by more than ``params.part_colour`` in some channel is grown by 3 reduced pixels
+    and 16 working pixels; overlapping boxes are merged. A die whose body and pips are both
+    within that of the table (a purple die on purple felt) lies in no part: a camera's reader
+    finds that out from a look at a whole frame (:class:`DiceReader`).
+    """
+    h, w = shape[:2]
+    change = cv2.absdiff(small, model).max(axis=2) > params.part_colour
+    if not change.any():
+        return []
+    grown = cv2.dilate(change.view(np.uint8), np.ones((2 * _PART_GROW + 1, 2 * _PART_GROW + 1), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    fx, fy = w / small.shape[1], h / small.shape[0]
+    boxes = [
+        (max(0, int(x * fx) - _PART_MARGIN), max(0, int(y * fy) - _PART_MARGIN), min(w, ceil((x + bw) * fx) + _PART_MARGIN), min(h, ceil((y + bh) * fy) + _PART_MARGIN))
+        for x, y, bw, bh, _ in stats[1:].tolist()
+    ]
+    boxes = _merged(boxes)
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > params.part_share * w * h:
+        return None
+    return boxes
+
+
+def _merged(boxes: list[_Box]) -> list[_Box]:
+    """The boxes with every two that overlap replaced by the box round both, until none overlap."""
+    out = list(boxes)
+    i = 0
+    while i < len(out):
+        a = out[i]
+        for j in range(i + 1, len(out)):
+            b = out[j]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                del out[j]
+                break
+        else:
+            i += 1
+            continue
+        i = 0  # (a grown box can overlap one it was clear of)
+    return out
+
+
+def _moved(f: Face, dx: float, dy: float) -> Face:
+    """A candidate face found in a part of the picture whose corner is ``dx``, ``dy``, in the picture's working pixels."""
+    x0, y0, x1, y1 = f.box
+    r = f.roundest
+    return replace(f, x=f.x + dx, y=f.y + dy, box=(x0 + dx, y0 + dy, x1 + dx, y1 + dy), roundest=None if r is None else (r[0] + dx, r[1] + dy))
 
 
 def better_scale(faces: list[Face], scale: float, params: Params = DEFAULT) -> float | None:
@@ -291,14 +382,27 @@ class DiceReader:
     ``memory`` frames that showed a clear face (one frame's estimate can be off:
     a few dice seen askew, or clutter); frames without one leave it as it is.
 
+    Most of a table is bare, so a camera's frames are searched only where they
+    differ from the table (``look_at(..., changed_only=True)``,
+    :func:`changed_parts`), once a look at a whole frame has shown that those
+    parts hold every die it read. Every ``check_every``-th frame is looked at
+    whole again and checked so. Dice the table's own colour, pips and all,
+    lie in no part: once a check finds a die outside them, this camera's
+    frames of that size are always read whole.
+
     >>> DiceReader()(np.zeros((100, 100, 3), np.uint8))
     []
     """
 
-    def __init__(self, params: Params = DEFAULT, memory: int = 9) -> None:
+    def __init__(self, params: Params = DEFAULT, memory: int = 9, check_every: int = 10) -> None:
+        if check_every < 1:
+            raise ValueError(f"check_every {check_every!r}: expected a whole look every 1 or more frames")
         self.params = params
         self.sizes: dict[tuple[int, int], deque[float]] = {}  # frame (height, width) -> its last dice sizes, in the frame's pixels
         self.memory = memory
+        self.check_every = check_every
+        self.parts_hold_dice: dict[tuple[int, int], bool] = {}  # frame (height, width) -> did the last check find every die in the changed parts
+        self.unchecked: dict[tuple[int, int], int] = {}  # frame (height, width) -> frames read in parts since the last check
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`)."""
@@ -309,12 +413,28 @@ class DiceReader:
         return self.look(image).readings
 
     def look(self, image: np.ndarray) -> Look:
-        """:func:`look_at` of the next frame at the scale this camera's frames are read at, remembering its dice's size."""
-        look = look_at(image, self.params, self.scale(image.shape))
+        """:func:`look_at` of the next frame at the scale this camera's frames are read at, remembering its dice's size
+        (and, on a whole look, whether the changed parts hold its dice)."""
+        key = (int(image.shape[0]), int(image.shape[1]))
+        trusted = self.parts_hold_dice.get(key)
+        in_parts = trusted is True and self.unchecked.get(key, 0) < self.check_every
+        look = look_at(image, self.params, self.scale(image.shape), changed_only=in_parts)
+        if in_parts:
+            self.unchecked[key] = self.unchecked.get(key, 0) + 1
+        elif trusted is not False:
+            self.parts_hold_dice[key] = in_changed_parts(look)
+            self.unchecked[key] = 0
         die_px = look.die_px  # (a median over the faces: once a frame)
         if die_px:
-            self.sizes.setdefault((int(image.shape[0]), int(image.shape[1])), deque(maxlen=self.memory)).append(die_px)
+            self.sizes.setdefault(key, deque(maxlen=self.memory)).append(die_px)
         return look
+
+
+def in_changed_parts(look: Look) -> bool:
+    """Does every reading of a look (a die, sure or not) lie in its changed parts (:func:`changed_parts`; None: the whole picture)?"""
+    if look.parts is None:
+        return True
+    return all(any(x0 <= r.center[0] * look.scale < x1 and y0 <= r.center[1] * look.scale < y1 for x0, y0, x1, y1 in look.parts) for r in look.readings)
 
 
 def candidate_faces(
@@ -725,10 +845,15 @@ def link_pips(
 def table_background(work: np.ndarray) -> np.ndarray:
     """The table without the dice: a median 120 pixels wide of an image reduced 8 times, scaled back."""
     h, w = work.shape[:2]
+    return cv2.resize(_table_model(work)[1], (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _table_model(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The picture reduced 8 times, and the table in it: its median 15 reduced pixels wide."""
+    h, w = work.shape[:2]
     small = cv2.resize(work, (max(w // 8, 1), max(h // 8, 1)), interpolation=cv2.INTER_AREA)
     k = 15 if min(small.shape[:2]) > 15 else max(3, (min(small.shape[:2]) // 2) * 2 - 1)
-    bg = cv2.medianBlur(small, k)
-    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    return small, cv2.medianBlur(small, k)
 
 
 _FACES: dict[int, np.ndarray] = {
