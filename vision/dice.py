@@ -113,7 +113,7 @@ class Params:
     work_die: float = 30.0  # ... where they are this big
     big_die: float = 100.0  # dice this big (working pixels) are looked for in a copy half as large, when the first look read no die surely (big_dice)
     part_colour: float = 12.0  # a camera's reader reads only the parts of a frame whose 8x reduced copy differs this much from the table model in some channel ...
-    part_share: float = 0.5  # ... unless those parts cover more than this share of the frame (changed_parts)
+    part_share: float = 0.7  # ... unless those parts cover more than this share of the frame (changed_parts)
     network: Path | None = None  # the classifier's ONNX file (vision.dice_model.network_path; None: the standard one, dice_model.MODEL_PATH)
 
 
