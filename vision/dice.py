@@ -266,7 +266,7 @@ def _candidates(
     its candidate faces, and its parts that differ from the table (:func:`changed_parts`): with
     ``changed_only`` only those are searched."""
     work, scale = working_copy(image, scale)
-    small, model = _table_model(work)
+    small, model = table_model(work)
     h, w = work.shape[:2]
     background = cv2.resize(model, (w, h), interpolation=cv2.INTER_LINEAR)
     parts = changed_parts(small, model, work.shape, params)
@@ -299,7 +299,7 @@ def changed_parts(small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], 
     """Boxes (x0, y0, x1, y1: working pixels) of a picture of ``shape`` that hold all that differs from the table;
     None when they would cover more than ``params.part_share`` of it (then it is read whole).
 
-    ``small`` is the picture reduced 8 times and ``model`` the table in it (:func:`_table_model`).
+    ``small`` is the picture reduced 8 times and ``model`` the table in it (:func:`table_model`).
     What differs by more than ``params.part_colour`` in some channel is grown by 3 reduced pixels
     and 16 working pixels; overlapping boxes are merged. A die whose body and pips are both
     within that of the table (a purple die on purple felt) lies in no part: a camera's reader
@@ -325,19 +325,16 @@ def changed_parts(small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], 
 def _merged(boxes: list[_Box]) -> list[_Box]:
     """The boxes with every two that overlap replaced by the box round both, until none overlap."""
     out = list(boxes)
-    i = 0
-    while i < len(out):
-        a = out[i]
-        for j in range(i + 1, len(out)):
-            b = out[j]
+    merged = True
+    while merged:
+        merged = False
+        for i, j in combinations(range(len(out)), 2):
+            a, b = out[i], out[j]
             if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
                 out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
                 del out[j]
+                merged = True
                 break
-        else:
-            i += 1
-            continue
-        i = 0  # (a grown box can overlap one it was clear of)
     return out
 
 
@@ -845,10 +842,10 @@ def link_pips(
 def table_background(work: np.ndarray) -> np.ndarray:
     """The table without the dice: a median 120 pixels wide of an image reduced 8 times, scaled back."""
     h, w = work.shape[:2]
-    return cv2.resize(_table_model(work)[1], (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(table_model(work)[1], (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _table_model(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def table_model(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The picture reduced 8 times, and the table in it: its median 15 reduced pixels wide."""
     h, w = work.shape[:2]
     small = cv2.resize(work, (max(w // 8, 1), max(h // 8, 1)), interpolation=cv2.INTER_AREA)

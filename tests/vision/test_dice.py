@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bench.dice_accuracy import in_frame
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
@@ -559,21 +559,23 @@ def test_real_photos_in_a_camera_frame_read_alike_in_parts(name: str) -> None:
 
 
 def test_changed_parts_are_boxes_round_what_differs_from_the_table() -> None:
-    from vision.dice import _table_model
-
     plain = np.full((720, 1280, 3), 90, np.uint8)
-    assert changed_parts(*_table_model(plain), plain.shape) == []
+    assert changed_parts(*table_model(plain), plain.shape) == []
     img = plain.copy()
     draw_die(img, 5, (300.0, 200.0), 60.0)
     draw_die(img, 3, (340.0, 240.0), 60.0)  # (overlapping boxes are merged)
     draw_die(img, 2, (1000.0, 600.0), 60.0)
-    parts = changed_parts(*_table_model(img), img.shape)
+    parts = changed_parts(*table_model(img), img.shape)
     assert parts is not None and len(parts) == 2
     near, far = sorted(parts)
     assert near[0] < 300 - 30 - 16 and near[2] > 340 + 30 + 16 and near[1] < 200 - 30 and near[3] > 240 + 30
     assert far[0] < 1000 - 30 < 1000 + 30 < far[2] and far[1] < 600 - 30 < 600 + 30 < far[3]
     # parts that would cover more than part_share of the picture: the whole is read
-    assert changed_parts(*_table_model(img), img.shape, replace(DEFAULT, part_share=0.01)) is None
+    assert changed_parts(*table_model(img), img.shape, replace(DEFAULT, part_share=0.01)) is None
+    from vision.dice import _merged
+
+    # a box grown by a merge can overlap one it was clear of
+    assert _merged([(0, 0, 10, 10), (20, 0, 30, 10), (5, 0, 25, 10), (40, 40, 50, 50)]) == [(0, 0, 30, 10), (40, 40, 50, 50)]
 
 
 def test_a_camera_reader_reads_the_changed_parts_and_checks_them_on_a_whole_frame_every_tenth(monkeypatch: pytest.MonkeyPatch) -> None:
