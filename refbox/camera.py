@@ -69,7 +69,13 @@ class CameraWorker(threading.Thread):
     players or seats) where it lies, for the end-of-hand count. Dice go with their
     zone when the calibration has a ``kept`` zone (:func:`dice_entries`), read by the network
     ``dice_network`` (``camera.dice_network``: a name or an ONNX file,
-    :func:`vision.dice_model.network_path`, which refuses one it does not know)."""
+    :func:`vision.dice_model.network_path`, which refuses one it does not know).
+
+    ``status["dice_parts"]`` says how the dice reader looks at the frames
+    (:class:`vision.dice.DiceReader`): True, only at the parts that differ from
+    the table; False, at whole frames (slower), since a die lay outside those
+    parts (dice the tray's own colour, or a mark on it read as a die), which is
+    logged when it happens; None, not known yet."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = "standard") -> None:
@@ -82,7 +88,7 @@ class CameraWorker(threading.Thread):
         self._halt = threading.Event()
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
-                                       "dice_network": dice_network}
+                                       "dice_network": dice_network, "dice_parts": None}
 
     def stop(self) -> None:
         self._halt.set()
@@ -121,6 +127,7 @@ class CameraWorker(threading.Thread):
                             self._answered("tiles", entries, self.table.tiles(entries))
                     else:
                         dice = settler.feed(frame, self.clock())
+                        self._parts(reader.parts_hold_dice.get((frame.shape[0], frame.shape[1])))
                         if dice:
                             entries = dice_entries(dice, settler.moved, self.zones)
                             self.status["readings"] += 1
@@ -148,6 +155,13 @@ class CameraWorker(threading.Thread):
             self.status["last"] = last
 
         answer.add_done_callback(keep)
+
+    def _parts(self, held: bool | None) -> None:
+        """Keep whether the dice reader reads this camera's frames in parts; say once when it stops."""
+        if held is False and self.status["dice_parts"] is not False:
+            log.warning("camera: a die lies where the frame does not differ from the table (dice the tray's colour, "
+                        "or a mark on it read as a die): every frame is read whole from now on, which is slower")
+        self.status["dice_parts"] = held
 
     def _lost(self, reason: str) -> None:
         if self.status["last_error"] != reason:

@@ -66,8 +66,11 @@ def render_dice(
     seed: int = 0,
     table: tuple[int, int, int] = (40, 110, 40),
     noise: float = 3.0,
+    body: tuple[int, int, int] = (235, 235, 235),
+    pip: tuple[int, int, int] = (20, 20, 20),
 ) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
-    """A table picture with the given dice at random places (not touching); returns it and (value, centre) pairs."""
+    """A table picture with the given dice (colours ``body`` and ``pip``) at random places (not touching);
+    returns it and (value, centre) pairs."""
     rng = np.random.default_rng(seed)
     w, h = size
     img = np.empty((h, w, 3), np.uint8)
@@ -81,7 +84,7 @@ def render_dice(
             if all(np.hypot(x - a, y - b) > 1.6 * die for a, b in placed):
                 break
         placed.append((x, y))
-        draw_die(img, v, (x, y), die, float(rng.uniform(0, 90)))
+        draw_die(img, v, (x, y), die, float(rng.uniform(0, 90)), body=body, pip=pip)
         truth.append((v, (x, y)))
     if noise:
         img = np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)

@@ -4,6 +4,7 @@ refused whole; with a ``kept`` zone the camera tells kept dice from thrown ones.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shutil
 import time
@@ -18,8 +19,9 @@ from refbox.config import ConfigError, from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, load_dice_network, start_camera
 from refbox.table import Table
+from tests.support import wait_until
 from vision.dice_model import network_path
-from vision.synth import draw_die
+from vision.synth import draw_die, render_dice
 from vision.zones import Zones
 
 POKER = {"game": "poker", "players": ["Ann", "Bob"]}
@@ -130,6 +132,32 @@ def test_camera_reads_with_the_configured_dice_network(tmp_path):
             time.sleep(0.05)
         worker.stop()
         assert journal_types(table)[:1] == [("roll", [1])]
+    finally:
+        table.stop()
+
+
+@pytest.mark.parametrize("purple", [False, True])
+def test_the_camera_says_whether_it_reads_only_what_differs_from_the_table(tmp_path, caplog, purple):
+    """Dice on green felt: the reader looks only at the parts that differ from the table
+    (``dice_parts`` true). Purple dice on purple felt lie in no such part: the camera reads
+    whole frames from then on (``dice_parts`` false), and says so once in the log."""
+    caplog.set_level(logging.WARNING, logger="refbox")
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    colours = {"table": (170, 70, 120), "body": (180, 80, 130), "pip": (140, 40, 90)} if purple else {}
+    cv2.imwrite(str(folder / "0.png"), render_dice([2, 4, 5], seed=0, **colours)[0])
+    table = Table(Journal(tmp_path / "j.sqlite3"), POKER, tick=0.05)
+    table.start()
+    try:
+        worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=25), table, interval=0.02)
+        assert worker.status["dice_parts"] is None
+        worker.start()
+        assert wait_until(lambda: worker.status["readings"] >= 1 and worker.status["dice_parts"] is not None, 60)
+        time.sleep(0.5)  # (more frames: the warning is not repeated)
+        worker.stop()
+        assert worker.status["dice_parts"] is (not purple)
+        warned = [r for r in caplog.records if "every frame is read whole" in r.getMessage()]
+        assert len(warned) == (1 if purple else 0)
     finally:
         table.stop()
 

@@ -294,6 +294,30 @@ def test_control_panel_shows_the_camera_and_its_last_reading(page, tmp_path):
         s.stop()
 
 
+def test_control_panel_says_when_the_camera_reads_whole_pictures(page, tmp_path):
+    """Purple dice on purple felt lie where nothing differs from the table, so the dice
+    reader looks at whole pictures (slower): the camera panel says so."""
+    import cv2
+
+    from refbox.camera import CameraWorker, open_source
+    from vision.synth import render_dice
+
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0.png"), render_dice([2, 4, 5], seed=0, table=(170, 70, 120), body=(180, 80, 130), pip=(140, 40, 90))[0])
+    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
+    worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=15), s.table, interval=0.05)
+    s.app.extensions["refbox.camera"] = worker
+    try:
+        s.log_in(page)
+        worker.start()
+        expect()(page.locator("#camera-state")).to_contain_text("every picture is read whole, slower", timeout=20_000)
+        assert worker.status["dice_parts"] is False
+    finally:
+        worker.stop()
+        s.stop()
+
+
 def test_control_panel_hides_the_camera_panel_without_a_camera(page, served):
     served.log_in(page)
     expect()(page.locator("#buttons button").first).to_be_visible()

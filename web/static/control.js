@@ -210,8 +210,10 @@
     if (!c) return;
     // the network that reads the dice, when the table chose another than the standard one
     const network = c.dice_network && c.dice_network !== "standard" ? "; " + fmt(S.camera_network, { network: c.dice_network }) : "";
+    // the dice reader looks at whole pictures, slower, when a die lay where nothing differs from the table
+    const whole = c.dice_parts === false ? "; " + S.camera_whole : "";
     $("camera-state").textContent = (c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
-      : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening) + network;
+      : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening) + network + whole;
     const last = c.last;
     if (!last) { $("camera-last").textContent = ""; return; }
     const seen = last.kind === "tiles"
