@@ -127,7 +127,7 @@ class CameraWorker(threading.Thread):
                             self._answered("tiles", entries, self.table.tiles(entries))
                     else:
                         dice = settler.feed(frame, self.clock())
-                        self._parts(reader.parts_hold_dice.get((frame.shape[0], frame.shape[1])))
+                        self._parts(reader.reads_in_parts(frame.shape))
                         if dice:
                             entries = dice_entries(dice, settler.moved, self.zones)
                             self.status["readings"] += 1

@@ -268,7 +268,7 @@ def _candidates(
     work, scale = working_copy(image, scale)
     small, model = table_model(work)
     h, w = work.shape[:2]
-    background = cv2.resize(model, (w, h), interpolation=cv2.INTER_LINEAR)
+    background = table_background(work, model)
     parts = changed_parts(small, model, work.shape, params)
     if not changed_only or parts is None:
         regions = die_regions(work, background, params) if params.region_colour > 0 else None
@@ -406,6 +406,11 @@ class DiceReader:
         sizes = self.sizes.get((int(shape[0]), int(shape[1])))
         return _scale_for(float(median(sizes)), first_scale(shape), self.params) if sizes else None
 
+    def reads_in_parts(self, shape: tuple[int, ...]) -> bool | None:
+        """Are frames of this shape read only where they differ from the table (True), whole since a check
+        found a die outside those parts (False), or not checked yet (None)?"""
+        return self.parts_hold_dice.get((int(shape[0]), int(shape[1])))
+
     def __call__(self, image: np.ndarray) -> list[DieReading]:
         return self.look(image).readings
 
@@ -413,7 +418,7 @@ class DiceReader:
         """:func:`look_at` of the next frame at the scale this camera's frames are read at, remembering its dice's size
         (and, on a whole look, whether the changed parts hold its dice)."""
         key = (int(image.shape[0]), int(image.shape[1]))
-        trusted = self.parts_hold_dice.get(key)
+        trusted = self.reads_in_parts(image.shape)
         in_parts = trusted is True and self.unchecked.get(key, 0) < self.check_every
         look = look_at(image, self.params, self.scale(image.shape), changed_only=in_parts)
         if in_parts:
@@ -839,10 +844,11 @@ def link_pips(
     return list(groups.values())
 
 
-def table_background(work: np.ndarray) -> np.ndarray:
-    """The table without the dice: a median 120 pixels wide of an image reduced 8 times, scaled back."""
+def table_background(work: np.ndarray, model: np.ndarray | None = None) -> np.ndarray:
+    """The table without the dice: a median 120 pixels wide of an image reduced 8 times, scaled back
+    (``model``: that median, :func:`table_model`'s, when made already)."""
     h, w = work.shape[:2]
-    return cv2.resize(table_model(work)[1], (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(table_model(work)[1] if model is None else model, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def table_model(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
