@@ -19,7 +19,7 @@ from refbox.config import ConfigError, from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, load_dice_network, start_camera
 from refbox.table import Table
-from tests.support import wait_until
+from tests.support import table_coloured_dice, wait_until
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
 from vision.zones import Zones
@@ -144,16 +144,29 @@ def test_the_camera_says_whether_it_reads_only_what_differs_from_the_table(tmp_p
     caplog.set_level(logging.WARNING, logger="refbox")
     folder = tmp_path / "cam"
     folder.mkdir()
-    colours = {"table": (170, 70, 120), "body": (180, 80, 130), "pip": (140, 40, 90)} if purple else {}
-    cv2.imwrite(str(folder / "0.png"), render_dice([2, 4, 5], seed=0, **colours)[0])
+    cv2.imwrite(str(folder / "0.png"), table_coloured_dice() if purple else render_dice([2, 4, 5], seed=0)[0])
+    frames = []
+
+    def opener():
+        source = open_source(f"folder:{folder}", hold_frames=25)
+        read = source.read
+
+        def counted():  # (the frames the camera took)
+            frames.append(1)
+            return read()
+
+        source.read = counted
+        return source
+
     table = Table(Journal(tmp_path / "j.sqlite3"), POKER, tick=0.05)
     table.start()
     try:
-        worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=25), table, interval=0.02)
+        worker = CameraWorker(opener, table, interval=0.02)
         assert worker.status["dice_parts"] is None
         worker.start()
         assert wait_until(lambda: worker.status["readings"] >= 1 and worker.status["dice_parts"] is not None, 60)
-        time.sleep(0.5)  # (more frames: the warning is not repeated)
+        seen = len(frames)
+        assert wait_until(lambda: len(frames) >= seen + 20, 60)  # (more frames: the warning is not repeated)
         worker.stop()
         assert worker.status["dice_parts"] is (not purple)
         warned = [r for r in caplog.records if "every frame is read whole" in r.getMessage()]

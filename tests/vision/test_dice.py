@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from bench.dice_accuracy import in_frame
+from tests.support import table_coloured_dice
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
@@ -532,13 +533,6 @@ def test_a_camera_reader_remembers_each_frame_size_apart() -> None:
     assert reader.scale(small.shape) is not None and reader.scale((480, 640, 3)) is None
 
 
-def _table_coloured_dice() -> np.ndarray:
-    """Three dice 60 px wide on purple felt in a 1280 x 720 frame, their bodies 10 lighter than the felt
-    and their pips 30 darker: read from the whole frame, but nothing in them differs enough from the
-    table for a part of its own."""
-    return render_dice([2, 4, 5], seed=0, table=(170, 70, 120), body=(180, 80, 130), pip=(140, 40, 90))[0]
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_parts_that_differ_from_the_table_read_as_the_whole_frame(seed: int) -> None:
     img, _ = render_dice([1 + (seed + i) % 6 for i in range(3)], seed=seed)
@@ -589,16 +583,17 @@ def test_a_camera_reader_reads_the_changed_parts_and_checks_them_on_a_whole_fram
     for _ in range(23):
         assert values(reader(img)) == [1, 3, 6]
     assert looks == [False] + [True] * 10 + [False] + [True] * 10 + [False]
-    assert reader.parts_hold_dice == {(720, 1280): True}
+    assert reader.parts_hold_dice == {(720, 1280): True} and reader.reads_in_parts(img.shape) is True
     with pytest.raises(ValueError, match="check_every 0"):
         DiceReader(check_every=0)
 
 
 def test_dice_the_colour_of_the_table_keep_a_camera_reading_whole_frames() -> None:
-    img = _table_coloured_dice()
+    img = table_coloured_dice()
     whole = look_at(img)
     assert values(whole.readings) == [2, 4, 5] and look_at(img, changed_only=True).readings == []
     reader = DiceReader()
+    assert reader.reads_in_parts(img.shape) is None  # (not checked yet)
     for _ in range(12):
         assert rounded(reader(img)) == rounded(whole.readings)  # every frame read whole: the first check failed
-    assert reader.parts_hold_dice == {(720, 1280): False}
+    assert reader.parts_hold_dice == {(720, 1280): False} and reader.reads_in_parts(img.shape) is False

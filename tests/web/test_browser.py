@@ -300,11 +300,11 @@ def test_control_panel_says_when_the_camera_reads_whole_pictures(page, tmp_path)
     import cv2
 
     from refbox.camera import CameraWorker, open_source
-    from vision.synth import render_dice
+    from tests.support import table_coloured_dice
 
     folder = tmp_path / "cam"
     folder.mkdir()
-    cv2.imwrite(str(folder / "0.png"), render_dice([2, 4, 5], seed=0, table=(170, 70, 120), body=(180, 80, 130), pip=(140, 40, 90))[0])
+    cv2.imwrite(str(folder / "0.png"), table_coloured_dice())
     s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
     worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=15), s.table, interval=0.05)
     s.app.extensions["refbox.camera"] = worker
