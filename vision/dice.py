@@ -311,7 +311,7 @@ def changed_parts(small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], 
         return []
     grown = cv2.dilate(change.view(np.uint8), np.ones((2 * _PART_GROW + 1, 2 * _PART_GROW + 1), np.uint8))
     _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-    fx, fy = w / small.shape[1], h / small.shape[0]
+    fx, fy = min(8.0, w / small.shape[1]), min(8.0, h / small.shape[0])  # (8 x 8 blocks; a picture under 8 pixels is one)
     boxes = [
         (max(0, int(x * fx) - _PART_MARGIN), max(0, int(y * fy) - _PART_MARGIN), min(w, ceil((x + bw) * fx) + _PART_MARGIN), min(h, ceil((y + bh) * fy) + _PART_MARGIN))
         for x, y, bw, bh, _ in stats[1:].tolist()
@@ -846,15 +846,29 @@ def link_pips(
 
 def table_background(work: np.ndarray, model: np.ndarray | None = None) -> np.ndarray:
     """The table without the dice: a median 120 pixels wide of an image reduced 8 times, scaled back
-    (``model``: that median, :func:`table_model`'s, when made already)."""
+    (``model``: that median, :func:`table_model`'s, when made already). Each reduced pixel is scaled
+    back onto the block of 8 x 8 it was made of; the rows and columns past the last whole block
+    repeat the edge."""
     h, w = work.shape[:2]
-    return cv2.resize(table_model(work)[1] if model is None else model, (w, h), interpolation=cv2.INTER_LINEAR)
+    model = table_model(work)[1] if model is None else model
+    mh, mw = model.shape[:2]
+    if not (1 < mw and 8 * mw <= w and 1 < mh and 8 * mh <= h):  # (a picture under 16 pixels: no blocks)
+        return cv2.resize(model, (w, h), interpolation=cv2.INTER_LINEAR)
+    back = cv2.resize(model, (8 * mw, 8 * mh), interpolation=cv2.INTER_LINEAR)
+    return cv2.copyMakeBorder(back, 0, h - 8 * mh, 0, w - 8 * mw, cv2.BORDER_REPLICATE)
 
 
 def table_model(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The picture reduced 8 times, and the table in it: its median 15 reduced pixels wide."""
+    """The picture reduced 8 times, and the table in it: its median 15 reduced pixels wide.
+
+    Each reduced pixel is the mean of a block of 8 x 8 (the rows and columns past the last
+    whole block are left out): an exact factor, which OpenCV reduces 2.5 times as fast as
+    the nearest size of a picture whose sides are no multiple of 8 (a camera's frame at
+    most working scales)."""
     h, w = work.shape[:2]
-    small = cv2.resize(work, (max(w // 8, 1), max(h // 8, 1)), interpolation=cv2.INTER_AREA)
+    bh, bw = max(h // 8, 1), max(w // 8, 1)
+    blocks = work[: 8 * bh, : 8 * bw] if h >= 8 and w >= 8 else work
+    small = cv2.resize(blocks, (bw, bh), interpolation=cv2.INTER_AREA)
     k = 15 if min(small.shape[:2]) > 15 else max(3, (min(small.shape[:2]) // 2) * 2 - 1)
     return small, cv2.medianBlur(small, k)
 

@@ -547,6 +547,24 @@ def test_real_photos_in_a_camera_frame_read_alike_in_parts(name: str) -> None:
     assert values(look_at(frame, changed_only=True).readings) == values(look_at(frame).readings)
 
 
+def test_the_table_model_is_made_of_whole_blocks_of_8_pixels_and_scaled_back_onto_them() -> None:
+    from vision.dice import table_background
+
+    work = np.random.default_rng(0).integers(0, 256, (45, 70, 3), dtype=np.uint8)  # (sides no multiple of 8)
+    small, _ = table_model(work)
+    blocks = work[:40, :64].reshape(5, 8, 8, 8, 3).mean(axis=(1, 3))
+    assert small.shape == (5, 8, 3) and np.abs(small - blocks).max() <= 0.5 + 1e-9
+    # a table dark left of x = 32 and light from there on: the background changes where the table does
+    plain = np.zeros((45, 70, 3), np.uint8)
+    plain[:, 32:] = 200
+    back = table_background(plain).astype(int)
+    assert back.shape == plain.shape
+    assert back[0, 27, 0] == 0 and back[0, 31, 0] < 100 < back[0, 32, 0] and back[0, 36, 0] == 200
+    # the rows and columns past the last whole block repeat the edge
+    assert (back[40:] == back[39]).all() and (back[:, 64:] == back[:, 63:64]).all()
+    assert changed_parts(*table_model(plain), plain.shape) == []
+
+
 def test_changed_parts_are_boxes_round_what_differs_from_the_table() -> None:
     plain = np.full((720, 1280, 3), 90, np.uint8)
     assert changed_parts(*table_model(plain), plain.shape) == []
