@@ -852,7 +852,7 @@ def table_background(work: np.ndarray, model: np.ndarray | None = None) -> np.nd
     h, w = work.shape[:2]
     model = table_model(work)[1] if model is None else model
     mh, mw = model.shape[:2]
-    if not (1 < mw and 8 * mw <= w and 1 < mh and 8 * mh <= h):  # (a picture under 16 pixels: no blocks)
+    if 8 * mw > w or 8 * mh > h:  # (a picture under 8 pixels, or a model not made of its blocks: stretched over it)
         return cv2.resize(model, (w, h), interpolation=cv2.INTER_LINEAR)
     back = cv2.resize(model, (8 * mw, 8 * mh), interpolation=cv2.INTER_LINEAR)
     return cv2.copyMakeBorder(back, 0, h - 8 * mh, 0, w - 8 * mw, cv2.BORDER_REPLICATE)
