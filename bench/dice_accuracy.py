@@ -1,6 +1,6 @@
 """Accuracy of the dice reader on labelled photos, per data set, whole or split into tune and held-out parts.
 
-Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--model FILE.onnx] [--frame WxH] [--camera]``
+Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--model FILE.onnx] [--frame WxH] [--camera [--choose]]``
 
 ``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``): the shared
@@ -32,7 +32,9 @@ have them about 40 pixels wide in a 640-pixel picture). With ``--camera`` each
 part's photos are read in name order by one camera's reader
 (``vision.dice.DiceReader``, which remembers the scale its dice are read at
 over its last frames), as one camera over one table would read them; without
-it each photo is read alone (``read_dice``).
+it each photo is read alone (``read_dice``). ``--choose`` makes that reader a
+``vision.dice.ChoosingReader``, which also chooses the standard or the clear
+network from the photos it reads (``camera.dice_network`` auto).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import dice_model  # noqa: E402
-from vision.dice import DiceReader, read_dice  # noqa: E402
+from vision.dice import ChoosingReader, DiceReader, read_dice  # noqa: E402
 from vision.types import DieReading  # noqa: E402
 
 Frame = tuple[int, int]
@@ -232,16 +234,17 @@ def parse_frame(text: str) -> Frame:
     return w, h
 
 
-def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | None = None, camera: bool = False) -> dict[str, Tally]:
+def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | None = None, camera: bool = False, choose: bool = False) -> dict[str, Tally]:
     """The tally of each part of a set; with ``camera``, each part's photos are read in name order by one
-    camera's reader (:class:`vision.dice.DiceReader`, which remembers the scale their dice are read at)."""
+    camera's reader (:class:`vision.dice.DiceReader`, which remembers the scale their dice are read at;
+    with ``choose`` a :class:`vision.dice.ChoosingReader`, which also chooses its network from the photos)."""
     labels = json.loads((folder / "labels.json").read_text())
     out: dict[str, Tally] = {}
     for half, names in parts(list(labels), split).items():
         if only != half and (only is not None or half == "inner"):
             continue
         t = Tally()
-        reader: Callable[[np.ndarray], list[DieReading]] = DiceReader() if camera else read_dice
+        reader: Callable[[np.ndarray], list[DieReading]] = (ChoosingReader() if choose else DiceReader()) if camera else read_dice
         for name in names:
             image = photo(folder, name)
             t0 = time.perf_counter()
@@ -283,7 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frame", type=parse_frame, metavar="WxH", help="read each photo placed in a camera frame of this size (e.g. 1280x720)")
     ap.add_argument("--camera", action="store_true",
                     help="read each part's photos in name order by one camera's reader (vision.dice.DiceReader: it remembers the scale of the dice)")
+    ap.add_argument("--choose", action="store_true",
+                    help="with --camera: the camera's reader chooses the standard or the clear network from the photos (camera.dice_network auto)")
     args = ap.parse_args(argv)
+    if args.choose and not args.camera:
+        ap.error("--choose needs --camera (a camera's reader chooses its network from its frames)")
     cv2.setNumThreads(1)
     if args.model:
         dice_model.MODEL_PATH = args.model
@@ -291,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in folders:
         if args.sets and folder.name not in args.sets:
             continue
-        for half, t in run_set(folder, args.split or args.part is not None, args.part, args.frame, args.camera).items():
+        for half, t in run_set(folder, args.split or args.part is not None, args.part, args.frame, args.camera, args.choose).items():
             print(report(folder.name, half, t, args.errors))
     return 0
 

@@ -13,6 +13,10 @@ from typing import Any, Callable, Sequence
 
 log = logging.getLogger(__name__)
 
+CHOOSE_NETWORK = "auto"
+"""``camera.dice_network`` for a camera that chooses the standard or the clear network from its own
+frames (:class:`vision.dice.ChoosingReader`)."""
+
 
 def open_source(spec: str, *, hold_frames: int = 30) -> Any:
     """``usb:0`` / ``usb:/dev/video2``, ``picamera``, ``folder:PATH`` (images or a video file).
@@ -69,7 +73,10 @@ class CameraWorker(threading.Thread):
     players or seats) where it lies, for the end-of-hand count. Dice go with their
     zone when the calibration has a ``kept`` zone (:func:`dice_entries`), read by the network
     ``dice_network`` (``camera.dice_network``: a name or an ONNX file,
-    :func:`vision.dice_model.network_path`, which refuses one it does not know).
+    :func:`vision.dice_model.network_path`, which refuses one it does not know), or
+    ``auto`` (:data:`CHOOSE_NETWORK`): by the network the camera's frames show suits
+    its dice (:class:`vision.dice.ChoosingReader`), named in ``status["dice_network"]``
+    as ``auto (standard)`` or ``auto (clear)``.
 
     ``status["dice_parts"]`` says how the dice reader looks at the frames
     (:class:`vision.dice.DiceReader`): True, only at the parts that differ from
@@ -84,7 +91,8 @@ class CameraWorker(threading.Thread):
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
         self.zones = zones
-        self.network_file = network_path(dice_network)  # (None: the standard network)
+        self.dice_network = dice_network
+        self.network_file = None if dice_network == CHOOSE_NETWORK else network_path(dice_network)  # (None: the standard network, or chosen)
         self._halt = threading.Event()
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
@@ -95,7 +103,7 @@ class CameraWorker(threading.Thread):
         self.join(timeout=5)
 
     def run(self) -> None:
-        from vision.dice import DiceReader, Params
+        from vision.dice import ChoosingReader, DiceReader, Params
         from vision.settle import Settler
         from vision.sources import CameraLost
         from vision.tile_contacts import tile_contacts
@@ -112,7 +120,7 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            reader = DiceReader(Params(network=self.network_file))
+            reader = ChoosingReader() if self.dice_network == CHOOSE_NETWORK else DiceReader(Params(network=self.network_file))
             settler, tile_settler = Settler(reader, zones=self.zones), TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():
@@ -128,6 +136,8 @@ class CameraWorker(threading.Thread):
                     else:
                         dice = settler.feed(frame, self.clock())
                         self._parts(reader.reads_in_parts(frame.shape))
+                        if isinstance(reader, ChoosingReader):
+                            self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"
                         if dice:
                             entries = dice_entries(dice, settler.moved, self.zones)
                             self.status["readings"] += 1

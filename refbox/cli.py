@@ -195,7 +195,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         if args.zones:
             zones = load_zones(args.zones, key="--zones")
         if args.network is not None:  # (the standard network is loaded when the first die is read, not for dominoes)
-            params = dice_reader.Params(network=load_dice_network(args.network, key="--network"))
+            params = dice_reader.Params(network=load_dice_network(args.network, key="--network", camera=False))
     except ConfigError as exc:
         print(f"refbox read: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

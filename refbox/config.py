@@ -83,7 +83,8 @@ class CameraConfig:
     # seats: the end-of-hand domino count attributes the tiles shown to the hands
     zones: str = ""
     # the network that reads the dice (vision/dice_model.py): "standard", "clear" (translucent
-    # casino dice), or the path of an .onnx file made by tools/train_dice_classifier.py
+    # casino dice), "auto" (the camera chooses one of those two from its frames: vision.dice.ChoosingReader),
+    # or the path of an .onnx file made by tools/train_dice_classifier.py
     dice_network: str = "standard"
 
 

@@ -362,20 +362,25 @@ def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: fl
     table.attach("club", publisher)
 
 
-def load_dice_network(network: str, key: str = "camera.dice_network") -> Path | None:
+def load_dice_network(network: str, key: str = "camera.dice_network", camera: bool = True) -> Path | None:
     """The ONNX file of ``camera.dice_network`` (:func:`vision.dice_model.network_path`; None: the
-    standard network), loaded once here so that a name, file or record the reader cannot use is
-    refused at start naming the key, the value and the reason."""
+    standard network, or for a ``camera``, ``auto``: both, the camera chooses), loaded once here so
+    that a name, file or record the reader cannot use is refused at start naming the key, the value
+    and the reason."""
     from vision.dice_model import load_model, network_path
 
+    from .camera import CHOOSE_NETWORK
     from .config import ConfigError
 
+    names = ["standard", "clear"] if camera and network == CHOOSE_NETWORK else [network]
+    if network == CHOOSE_NETWORK and not camera:
+        raise ConfigError(f"{key}: {network!r}: only a camera chooses its network, from its frames; a picture is read by one: standard or clear")
     try:
-        path = network_path(network)
-        load_model(path)
+        for name in names:
+            load_model(network_path(name))
     except ValueError as exc:
-        raise ConfigError(f"{key}: {exc}") from None
-    return path
+        raise ConfigError(f"{key}: {exc}" + (f" (or {CHOOSE_NETWORK}: the camera chooses)" if camera else "")) from None
+    return None if network == CHOOSE_NETWORK else network_path(network)
 
 
 def load_zones(path: str, key: str = "camera.zones") -> Any:

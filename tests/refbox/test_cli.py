@@ -176,7 +176,8 @@ def test_read_dice_with_another_network(tmp_path, capsys):
     shutil.copy(own, bare)
     for network, why in (("glass", "dice network 'glass': expected standard or clear, or the path of an .onnx file"),
                          (str(tmp_path / "none.onnx"), "none.onnx': no such file"),
-                         (str(bare), "cannot read the dice model's record")):
+                         (str(bare), "cannot read the dice model's record"),
+                         ("auto", "'auto': only a camera chooses its network, from its frames; a picture is read by one: standard or clear")):
         assert main(["read", "dice", str(CLEAR_ONE), "--network", network]) == 2
         err = capsys.readouterr().err
         assert "refbox read: --network: " in err and why in err, err
@@ -224,7 +225,8 @@ def test_report_of_a_game_without_one_says_so(tmp_path, capsys):
 
 @pytest.mark.parametrize("setting, why", [
     ('zones = "missing.json"', "camera.zones: cannot use missing.json: "),
-    ('dice_network = "glass"', "camera.dice_network: dice network 'glass': expected standard or clear"),
+    ('dice_network = "glass"', "camera.dice_network: dice network 'glass': expected standard or clear, or the path of an .onnx file "
+                               "made by tools/train_dice_classifier.py (or auto: the camera chooses)"),
 ])
 def test_run_refuses_a_camera_setting_it_cannot_use_at_start(tmp_path, setting, why):
     # found only when the camera starts: a clean refusal naming the key, not a traceback

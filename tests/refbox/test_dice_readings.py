@@ -136,6 +136,26 @@ def test_camera_reads_with_the_configured_dice_network(tmp_path):
         table.stop()
 
 
+def test_a_camera_told_auto_chooses_the_clear_network_for_casino_dice(tmp_path):
+    """``camera.dice_network: auto``: a camera over translucent casino dice (the fixtures' first
+    twelve, replayed) reads them with the clear network once it has compared enough frames, and
+    says which it reads with."""
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    for fixture in sorted((Path(__file__).resolve().parents[1] / "fixtures" / "dice-clear").glob("*.png"))[:12]:
+        shutil.copy(fixture, folder)
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+    try:
+        worker = CameraWorker(lambda: open_source(f"folder:{folder}", hold_frames=30), table, interval=0.02, dice_network="auto")
+        assert worker.network_file is None and worker.status["dice_network"] == "auto"
+        worker.start()
+        assert wait_until(lambda: worker.status["dice_network"] == "auto (clear)", 60), worker.status["dice_network"]
+        worker.stop()
+    finally:
+        table.stop()
+
+
 @pytest.mark.parametrize("purple", [False, True])
 def test_the_camera_says_whether_it_reads_only_what_differs_from_the_table(tmp_path, caplog, purple):
     """Dice on green felt: the reader looks only at the parts that differ from the table
@@ -176,7 +196,7 @@ def test_the_camera_says_whether_it_reads_only_what_differs_from_the_table(tmp_p
 
 
 def test_an_unusable_dice_network_is_refused_at_start_naming_the_key(tmp_path):
-    assert load_dice_network("standard") is None and load_dice_network("clear") == network_path("clear")
+    assert load_dice_network("standard") is None and load_dice_network("clear") == network_path("clear") and load_dice_network("auto") is None
     table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
     for network, why in (("Clear", "expected standard or clear"), (str(tmp_path / "mine.onnx"), "no such file")):
         cfg = from_dict({"camera": {"source": "usb:0", "dice_network": network}})

@@ -12,7 +12,7 @@ import pytest
 
 from bench.dice_accuracy import in_frame
 from tests.support import table_coloured_dice
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
@@ -153,6 +153,28 @@ def test_clear_casino_dice_with_the_clear_network() -> None:
         found, right, extra = found + f, right + r, extra + e
     assert len(labels) == 37
     assert found >= 36 and right >= 34 and extra <= 3, (found, right, extra)
+
+
+def test_a_choosing_reader_takes_the_clear_network_for_translucent_dice_and_keeps_the_standard_one_for_opaque_dice() -> None:
+    """camera.dice_network auto: the casino dice's frames are read surer by the clear network
+    (it switches at the 10th of the 37, once it has compared enough frames), the opaque
+    dice's by neither (the standard network stays)."""
+    folder = FIXTURES.parent / "dice-clear"
+    casino = ChoosingReader()
+    chosen = []
+    for name in sorted(json.loads((folder / "labels.json").read_text())):
+        casino(_photo(folder / name))
+        chosen.append(casino.chosen)
+    assert chosen[: casino.at_least - 1] == ["standard"] * (casino.at_least - 1) and chosen[-10:] == ["clear"] * 10
+    opaque = ChoosingReader()
+    frames = [_photo(FIXTURES / name) for name in sorted(json.loads((FIXTURES / "labels.json").read_text()))] * 3
+    for frame in frames:
+        opaque(frame)
+    assert opaque.chosen == "standard"
+    # the first frames are all compared, then every tenth
+    assert opaque.at_least <= len(opaque.surer) <= opaque.at_least + len(frames) // opaque.compare_every
+    with pytest.raises(ValueError, match="memory at least at_least"):
+        ChoosingReader(at_least=9, memory=5)
 
 
 # Regression floors, a little under what the reader does on these eight photos
