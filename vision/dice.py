@@ -444,10 +444,10 @@ class ChoosingReader:
     chosen while their median is above ``margin``, the first otherwise.
 
     Translucent casino dice, whose hidden pips show through, are what this is
-    for: on casino photos the ``clear`` network's readings are surer by 0.23 on
-    average (on 43 of 49 photos), while on three sets of opaque dice the two
-    networks are as sure as each other (within 0.02 on average), so a table of
-    opaque dice keeps the standard network (docs/vision.md).
+    for: read as a camera, casino photos have the ``clear`` network surer by
+    0.186 in the median (on 86 % of them), while on three sets of opaque dice
+    the median is within 0.004 of nothing, so a table of opaque dice keeps the
+    standard network (docs/vision.md, "A camera that chooses its network").
 
     >>> ChoosingReader()(np.zeros((100, 100, 3), np.uint8))
     []
