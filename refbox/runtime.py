@@ -372,9 +372,9 @@ def load_dice_network(network: str, key: str = "camera.dice_network", camera: bo
     from .camera import CHOOSE_NETWORK
     from .config import ConfigError
 
-    names = ["standard", "clear"] if camera and network == CHOOSE_NETWORK else [network]
     if network == CHOOSE_NETWORK and not camera:
         raise ConfigError(f"{key}: {network!r}: only a camera chooses its network, from its frames; a picture is read by one: standard or clear")
+    names = ["standard", "clear"] if network == CHOOSE_NETWORK else [network]
     try:
         for name in names:
             load_model(network_path(name))

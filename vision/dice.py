@@ -435,18 +435,19 @@ class DiceReader:
 class ChoosingReader:
     """A camera's reader that chooses between two networks from its own frames (``camera.dice_network: auto``).
 
-    Each network has a :class:`DiceReader` of its own, and frames are read by the
-    chosen one: at first ``first`` (the standard network). The first ``at_least``
-    frames that show dice, and every ``compare_every``-th frame after them, are
-    read by the other one too; for each frame where both read dice, how much
-    surer the second network's readings are than the first's (their mean
-    confidence) is remembered, the last ``memory`` of them. The second network is
-    chosen while their median is above ``margin``, the first otherwise.
+    Each of ``networks`` has a :class:`DiceReader` of its own, and frames are read
+    by the chosen one: at first the first (the standard network). The first
+    ``at_least`` frames that show dice are read by the other one too, and after
+    them the first frame with dice once ``compare_every`` frames have passed; for
+    each such frame where both read dice, how much surer the second network's
+    readings are than the first's (their mean confidence) is remembered, the last
+    ``memory`` of them. The second network is chosen while their median is above
+    ``margin``, the first otherwise.
 
     Translucent casino dice, whose hidden pips show through, are what this is
     for: read as a camera, casino photos have the ``clear`` network surer by
     0.186 in the median (on 86 % of them), while on three sets of opaque dice
-    the median is within 0.004 of nothing, so a table of opaque dice keeps the
+    the median is between −0.002 and 0.004, so a table of opaque dice keeps the
     standard network (docs/vision.md, "A camera that chooses its network").
 
     >>> ChoosingReader()(np.zeros((100, 100, 3), np.uint8))
