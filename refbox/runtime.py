@@ -367,6 +367,7 @@ def load_dice_network(network: str, key: str = "camera.dice_network", camera: bo
     standard network, or for a ``camera``, ``auto``: both, the camera chooses), loaded once here so
     that a name, file or record the reader cannot use is refused at start naming the key, the value
     and the reason."""
+    from vision.dice import CHOICE_OF_NETWORKS
     from vision.dice_model import load_model, network_path
 
     from .camera import CHOOSE_NETWORK
@@ -374,13 +375,14 @@ def load_dice_network(network: str, key: str = "camera.dice_network", camera: bo
 
     if network == CHOOSE_NETWORK and not camera:
         raise ConfigError(f"{key}: {network!r}: only a camera chooses its network, from its frames; a picture is read by one: standard or clear")
-    names = ["standard", "clear"] if network == CHOOSE_NETWORK else [network]
+    names = CHOICE_OF_NETWORKS if network == CHOOSE_NETWORK else (network,)
     try:
-        for name in names:
-            load_model(network_path(name))
+        paths = [network_path(name) for name in names]
+        for path in paths:
+            load_model(path)
     except ValueError as exc:
         raise ConfigError(f"{key}: {exc}" + (f" (or {CHOOSE_NETWORK}: the camera chooses)" if camera else "")) from None
-    return None if network == CHOOSE_NETWORK else network_path(network)
+    return None if network == CHOOSE_NETWORK else paths[0]
 
 
 def load_zones(path: str, key: str = "camera.zones") -> Any:

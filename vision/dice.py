@@ -432,6 +432,10 @@ class DiceReader:
         return look
 
 
+CHOICE_OF_NETWORKS = ("standard", "clear")
+"""The networks a :class:`ChoosingReader` chooses between by default, the first first (``vision.dice_model.NETWORKS``)."""
+
+
 class ChoosingReader:
     """A camera's reader that chooses between two networks from its own frames (``camera.dice_network: auto``).
 
@@ -455,7 +459,7 @@ class ChoosingReader:
     """
 
     def __init__(
-        self, params: Params = DEFAULT, networks: tuple[str, str] = ("standard", "clear"),
+        self, params: Params = DEFAULT, networks: tuple[str, str] = CHOICE_OF_NETWORKS,
         compare_every: int = 10, at_least: int = 9, memory: int = 25, margin: float = 0.05,
     ) -> None:
         from .dice_model import network_path
