@@ -1,6 +1,6 @@
 """Accuracy of the dice reader on labelled photos, per data set, whole or split into tune and held-out parts.
 
-Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--model FILE.onnx] [--frame WxH] [--camera [--choose]]``
+Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--network auto|standard|clear | --model FILE.onnx] [--frame WxH] [--camera]``
 
 ``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``): the shared
@@ -32,9 +32,14 @@ have them about 40 pixels wide in a 640-pixel picture). With ``--camera`` each
 part's photos are read in name order by one camera's reader
 (``vision.dice.DiceReader``, which remembers the scale its dice are read at
 over its last frames), as one camera over one table would read them; without
-it each photo is read alone (``read_dice``). ``--choose`` makes that reader a
-``vision.dice.ChoosingReader``, which also chooses the standard or the clear
-network from the photos it reads (``camera.dice_network`` auto).
+it each photo is read alone (``read_dice``).
+
+``--network`` names the network that reads the dice, as ``camera.dice_network``
+does: ``auto`` (the default) has each photo read alone by the standard or the
+clear network, whichever reads its dice surer (``vision.dice.AUTO``), and a
+camera's reader choose one from the photos it has read
+(``vision.dice.ChoosingReader``); ``standard`` or ``clear`` reads with that one.
+``--model FILE.onnx`` reads with a network made by tools/train_dice_classifier.py alone.
 """
 
 from __future__ import annotations
@@ -53,8 +58,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision import dice_model  # noqa: E402
-from vision.dice import ChoosingReader, DiceReader, read_dice  # noqa: E402
+from vision.dice import AUTO, ChoosingReader, DiceReader, Params, read_dice  # noqa: E402
+from vision.dice_model import network_path  # noqa: E402
 from vision.types import DieReading  # noqa: E402
 
 Frame = tuple[int, int]
@@ -234,17 +239,19 @@ def parse_frame(text: str) -> Frame:
     return w, h
 
 
-def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | None = None, camera: bool = False, choose: bool = False) -> dict[str, Tally]:
-    """The tally of each part of a set; with ``camera``, each part's photos are read in name order by one
-    camera's reader (:class:`vision.dice.DiceReader`, which remembers the scale their dice are read at;
-    with ``choose`` a :class:`vision.dice.ChoosingReader`, which also chooses its network from the photos)."""
+def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | None = None, camera: bool = False, params: Params = AUTO) -> dict[str, Tally]:
+    """The tally of each part of a set, read by ``read_dice`` with ``params``; with ``camera``, each part's
+    photos are read in name order by one camera's reader (:class:`vision.dice.DiceReader`, which
+    remembers the scale their dice are read at; for :data:`vision.dice.AUTO` a
+    :class:`vision.dice.ChoosingReader`, which also chooses its network from the photos)."""
     labels = json.loads((folder / "labels.json").read_text())
     out: dict[str, Tally] = {}
     for half, names in parts(list(labels), split).items():
         if only != half and (only is not None or half == "inner"):
             continue
         t = Tally()
-        reader: Callable[[np.ndarray], list[DieReading]] = (ChoosingReader() if choose else DiceReader()) if camera else read_dice
+        reader: Callable[[np.ndarray], list[DieReading]] = (
+            (ChoosingReader() if params == AUTO else DiceReader(params)) if camera else lambda image: read_dice(image, params))
         for name in names:
             image = photo(folder, name)
             t0 = time.perf_counter()
@@ -282,23 +289,24 @@ def main(argv: list[str] | None = None) -> int:
                     help="only this part (implies --split); inner: the tune photos the trainer's --validate keeps back, for a network "
                          "trained without them (--save-model)")
     ap.add_argument("--errors", action="store_true", help="list the photos that were not read exactly")
-    ap.add_argument("--model", type=Path, help="another network than the shipped one (an ONNX file from tools/train_dice_classifier.py)")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--network", choices=("auto", "standard", "clear"), default="auto",
+                       help="the network that reads the dice, as camera.dice_network (default auto: the standard or the clear one, whichever reads them surer)")
+    which.add_argument("--model", type=Path, help="read with this network alone (an ONNX file from tools/train_dice_classifier.py)")
     ap.add_argument("--frame", type=parse_frame, metavar="WxH", help="read each photo placed in a camera frame of this size (e.g. 1280x720)")
     ap.add_argument("--camera", action="store_true",
-                    help="read each part's photos in name order by one camera's reader (vision.dice.DiceReader: it remembers the scale of the dice)")
-    ap.add_argument("--choose", action="store_true",
-                    help="with --camera: the camera's reader chooses the standard or the clear network from the photos (camera.dice_network auto)")
+                    help="read each part's photos in name order by one camera's reader (vision.dice.DiceReader: it remembers the scale of the dice; "
+                         "with --network auto a ChoosingReader, which chooses its network from them)")
     args = ap.parse_args(argv)
-    if args.choose and not args.camera:
-        ap.error("--choose needs --camera (a camera's reader chooses its network from its frames)")
+    if args.model and not args.model.is_file():
+        ap.error(f"--model {args.model}: no such file")
     cv2.setNumThreads(1)
-    if args.model:
-        dice_model.MODEL_PATH = args.model
+    params = Params(network=args.model) if args.model else AUTO if args.network == "auto" else Params(network=network_path(args.network))
     folders = sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists())
     for folder in folders:
         if args.sets and folder.name not in args.sets:
             continue
-        for half, t in run_set(folder, args.split or args.part is not None, args.part, args.frame, args.camera, args.choose).items():
+        for half, t in run_set(folder, args.split or args.part is not None, args.part, args.frame, args.camera, params).items():
             print(report(folder.name, half, t, args.errors))
     return 0
 

@@ -30,6 +30,9 @@ placed in a camera frame of that size (its labels moved with it, centres listed 
 pixels), and with ``--camera`` each set's photos read in name order by one camera's reader
 (:class:`vision.dice.DiceReader`, which remembers the scale of the dice): the table's scale and
 reader, though a frame's pixels are the photo enlarged. A change can help photos alone and not frames.
+
+The dice are read by one network, the standard one or ``--model``'s (``vision.dice.DEFAULT``; not
+the choice of two a table makes by default), so that the errors sorted are that network's.
 """
 
 from __future__ import annotations
@@ -115,13 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         total: Counter[str] = Counter()
         rows: list[Row] = []
         names = part_photos(labels, args.part)
-        reader = DiceReader() if args.camera else None
+        reader = DiceReader() if args.camera else None  # (one network: the errors are that network's, and its crops centred on the dice are read by it)
         for name in names:
             image, labs = photo(folder, name), labels[name]
             if args.frame:
                 image, s, x, y = in_frame(image, args.frame)
                 labs = [{**lab, "box": [lab["box"][0] * s + x, lab["box"][1] * s + y, lab["box"][2] * s + x, lab["box"][3] * s + y]} for lab in labs]
-            kinds, found = errors_of(name, reader.look(image) if reader else look_at(image), labs)
+            kinds, found = errors_of(name, reader.look(image) if reader else look_at(image, DEFAULT), labs)
             total += kinds
             rows.extend(found)
         dice = sum(n for k, n in total.items() if not k.startswith(("extra", "unsure, matched")))

@@ -11,19 +11,23 @@ high and centred on a 1280x720 canvas. Prints median and p95 milliseconds of
 The dice of the real photos are small in such a frame (about 45 pixels), so
 ``read_dice`` of a lone frame looks at most of them twice, the second time at a
 larger scale (``vision.dice.better_scale``), and reads the second look's
-candidates. A camera's reader
+candidates. ``read_dice`` reads the candidates with two networks, the standard and
+the clear one, and keeps the surer (``vision.dice.AUTO``). A camera's reader
 (``vision.dice.DiceReader``) remembers that scale after its first frame, and
 searches only the parts of a frame that differ from the table once a whole
 frame has shown that they hold its dice (every tenth frame is looked at whole
-again); the lines "as a camera" time that steady state: each frame read by a
-``DiceReader`` that has read it once before.
+again); a camera's default reader (``vision.dice.ChoosingReader``,
+``camera.dice_network`` auto) reads with one network and has the other read the
+candidates of one frame in ten. The lines "as a camera" time that steady state:
+each frame read by a ``ChoosingReader`` that has read it before as often as it
+compares frames before it chooses.
 
 With ``--against REV`` (a git revision of this repository) the reader of that
 revision (its ``vision`` package and network, extracted to a temporary folder)
 is timed too, frame by frame in turns with today's, so that both figures come
 from the same minutes of this shared machine; on the "as a camera" lines it
-reads as its own ``DiceReader`` does (a revision without one reads as
-``read_dice`` did).
+reads as its own ``ChoosingReader`` or, without one, its ``DiceReader`` does (a
+revision without either reads as ``read_dice`` did).
 """
 
 from __future__ import annotations
@@ -109,17 +113,22 @@ def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> lis
 
 
 def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
-    """``read`` (``read_dice``, or another revision's) as that revision's camera reader (the
-    ``DiceReader`` of its module) reads each of ``frames`` once it has seen that frame before: one
-    reader per frame, which has read it once. Today's reads it at the scale it settled on, in the
-    parts that differ from the table, and whole every ``check_every``-th time. A revision without a
-    ``DiceReader`` (before cameras remembered a scale) reads as ``read`` does."""
-    camera = getattr(sys.modules[getattr(read, "__module__", "")], "DiceReader", None)
+    """``read`` (``read_dice``, or another revision's) as that revision's camera reader reads each of
+    ``frames`` once it has seen that frame before: one reader per frame. That reader is the
+    module's ``ChoosingReader`` (a camera's default, ``camera.dice_network`` auto), which has read
+    the frame as often as it compares frames before it chooses (``at_least``), so that it is in its
+    steady state: it compares one frame in ``compare_every``. A revision without one has its
+    ``DiceReader``, which has read the frame once. Today's reads the frame at the scale it settled
+    on, in the parts that differ from the table, and whole every ``check_every``-th time. A revision
+    without either (before cameras remembered a scale) reads as ``read`` does."""
+    module = sys.modules[getattr(read, "__module__", "")]
+    camera = getattr(module, "ChoosingReader", None) or getattr(module, "DiceReader", None)
     if camera is None:
         return read
     readers = {id(f): camera() for f in frames}
     for f in frames:
-        readers[id(f)](f)
+        for _ in range(getattr(readers[id(f)], "at_least", 1)):
+            readers[id(f)](f)
     return lambda f: readers[id(f)](f)
 
 

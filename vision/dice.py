@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from math import atan2, ceil, degrees, floor, hypot, pi, sqrt
 from pathlib import Path
@@ -55,6 +55,7 @@ from statistics import median
 import cv2
 import numpy as np
 
+from .dice_model import network_path
 from .types import DieReading
 
 CONFIDENCE_THRESHOLD = 0.5
@@ -115,9 +116,22 @@ class Params:
     part_colour: float = 12.0  # a camera's reader reads only the parts of a frame whose 8x reduced copy differs this much from the table model in some channel ...
     part_share: float = 0.7  # ... unless those parts cover more than this share of the frame (changed_parts)
     network: Path | None = None  # the classifier's ONNX file (vision.dice_model.network_path; None: the standard one, dice_model.MODEL_PATH)
+    other_network: Path | None = None  # a second classifier that reads the same candidates (None: none) ...
+    other_margin: float = 0.1  # ... whose readings are kept when their mean confidence is higher by more than this (read_faces)
 
 
 DEFAULT = Params()
+
+CHOICE_OF_NETWORKS = ("standard", "clear")
+"""The networks the reader chooses between, the first first (``vision.dice_model.NETWORKS``): for a
+picture by :data:`AUTO`, for a camera's frames by :class:`ChoosingReader`."""
+
+AUTO = replace(DEFAULT, network=network_path(CHOICE_OF_NETWORKS[0]), other_network=network_path(CHOICE_OF_NETWORKS[1]))
+"""How :func:`read_dice` reads a picture unless told otherwise: its candidates are read by the
+standard network and by the clear one, and the clear network's dice are kept when they are
+surer by more than ``other_margin`` (:func:`read_faces`). Translucent casino dice are read by
+the clear network so, and opaque dice keep the standard network's readings (docs/vision.md,
+"A picture that chooses its network")."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +169,7 @@ def first_scale(shape: tuple[int, ...]) -> float:
     return min(1.0, WORK_SIZE / max(shape[:2]))
 
 
-def read_dice(image: np.ndarray, params: Params = DEFAULT, scale: float | None = None) -> list[DieReading]:
+def read_dice(image: np.ndarray, params: Params = AUTO, scale: float | None = None) -> list[DieReading]:
     """Read every die in a BGR image; centres and boxes are in the image's pixels.
 
     ``scale``: the working scale to try first (:func:`look_at`).
@@ -168,13 +182,22 @@ def read_dice(image: np.ndarray, params: Params = DEFAULT, scale: float | None =
 
 @dataclass(frozen=True)
 class Look:
-    """What :func:`look_at` saw in a picture on the way to its readings (for benches that sort the reader's errors)."""
+    """What :func:`look_at` saw in a picture on the way to its readings (for benches that sort the reader's errors,
+    and for a camera's reader that has the same candidates read by another network: :func:`read_faces`)."""
 
     work: np.ndarray  # the picture at the working scale
     scale: float  # working pixels per image pixel
-    faces: list[Face]  # every candidate face, and the big dice found in a copy half as large (big_dice), in working pixels
+    candidates: list[Face]  # every candidate face, in working pixels
     readings: list[DieReading]  # what read_dice returns
     parts: list[tuple[int, int, int, int]] | None = None  # the boxes of work that differ from the table (changed_parts): searched alone when changed_only; None: the whole
+    found: list[Face] = field(default_factory=list)  # the big dice found in a copy half as large (big_dice), in working pixels
+    regions: tuple[np.ndarray, np.ndarray] | None = None  # work's lone-die outlines (die_regions)
+    network: Path | None = None  # the network whose readings these are (Params.network, or Params.other_network when its were kept)
+
+    @property
+    def faces(self) -> list[Face]:
+        """The candidates and the big dice found: every face a die was looked for at."""
+        return self.candidates + self.found
 
     @property
     def die_px(self) -> float:
@@ -182,7 +205,7 @@ class Look:
         return die_size(self.faces) / self.scale
 
 
-def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = None, changed_only: bool = False) -> Look:
+def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
 
     ``changed_only``: search only the parts of the picture that differ from the
@@ -193,18 +216,13 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
     candidate faces found there (:func:`candidate_faces`) show dice smaller than
     ``params.min_work_die`` working pixels (:func:`die_size`) and the image was
     reduced, it is looked at again at the scale :func:`better_scale` gives, and
-    only then are the candidates read. When a look at the first scale (or a
-    smaller one) reads no die, or some die unsure, a copy half as large is
-    searched for dice too big to read there (:func:`big_dice`).
+    only then are the candidates read (:func:`read_faces`).
     """
     work, scale, regions, faces, parts = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only)
     again = better_scale(faces, scale, params)
     if again is not None:
         work, scale, regions, faces, parts = _candidates(image, params, again, changed_only)
-    chosen = learned_faces(work, faces, params, regions) if params.learned else suppress_side_faces(plausible_faces(faces, params), params)
-    if params.learned and scale <= first_scale(image.shape) and not (chosen and all(f.confidence >= CONFIDENCE_THRESHOLD for f in chosen)):
-        chosen, found = big_dice(image, work, scale, chosen, regions, params)
-        faces = faces + found  # (the big dice found are candidates too: Look.die_px is their size, which a camera's reader remembers)
+    chosen, found, network = read_faces(image, work, scale, faces, regions, params)
     out: list[DieReading] = []
     for f in chosen:
         x0, y0, x1, y1 = f.box
@@ -217,7 +235,42 @@ def look_at(image: np.ndarray, params: Params = DEFAULT, scale: float | None = N
             )
         )
     out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return Look(work, scale, faces, out, parts)
+    return Look(work, scale, faces, out, parts, found, regions, network)
+
+
+def read_faces(
+    image: np.ndarray, work: np.ndarray, scale: float, faces: list[Face], regions: tuple[np.ndarray, np.ndarray] | None, params: Params = DEFAULT
+) -> tuple[list[Face], list[Face], Path | None]:
+    """The dice read from the candidate ``faces`` of ``work`` (``image`` at ``scale``), one face each;
+    the big dice among them found in a copy half as large; and the network that read them.
+
+    With ``params.learned`` the network ``params.network`` reads them (:func:`learned_faces`).
+    When that look was at the first scale (or a smaller one) and reads no die, or some die
+    unsure, a copy half as large is searched for dice too big to read there (:func:`big_dice`).
+    With ``params.other_network`` the second network reads the same candidates so too, and its
+    dice are kept when both read dice and theirs have a mean confidence higher by more than
+    ``params.other_margin``:
+    translucent casino dice, which the standard network reads badly, are read by the ``clear``
+    network this way (docs/vision.md, "A picture that chooses its network").
+    Without ``params.learned``, the classical rules choose (:func:`plausible_faces`).
+    """
+    if not params.learned:
+        return suppress_side_faces(plausible_faces(faces, params), params), [], None
+    chosen = learned_faces(work, faces, params, regions)
+    found: list[Face] = []
+    if scale <= first_scale(image.shape) and not (chosen and all(f.confidence >= CONFIDENCE_THRESHOLD for f in chosen)):
+        chosen, found = big_dice(image, work, scale, chosen, regions, params)
+    if params.other_network is None or not chosen:  # (without dice of the first, the second's are not kept)
+        return chosen, found, params.network
+    theirs, their_found, _ = read_faces(image, work, scale, faces, regions, replace(params, network=params.other_network, other_network=None))
+    if chosen and theirs and mean_confidence(theirs) - mean_confidence(chosen) > params.other_margin:
+        return theirs, their_found, params.other_network
+    return chosen, found, params.network
+
+
+def mean_confidence(faces: Sequence[Face] | Sequence[DieReading]) -> float:
+    """The mean confidence of dice read (0.0 for none)."""
+    return float(np.mean([f.confidence for f in faces])) if faces else 0.0
 
 
 def big_dice(
@@ -432,19 +485,16 @@ class DiceReader:
         return look
 
 
-CHOICE_OF_NETWORKS = ("standard", "clear")
-"""The networks a :class:`ChoosingReader` chooses between by default, the first first (``vision.dice_model.NETWORKS``)."""
-
-
 class ChoosingReader:
     """A camera's reader that chooses between two networks from its own frames (``camera.dice_network: auto``).
 
-    Each of ``networks`` has a :class:`DiceReader` of its own, and frames are read
-    by the chosen one: at first the first (the standard network). The first
-    ``at_least`` frames that show dice are read by the other one too, and after
-    them the first frame with dice once ``compare_every`` frames have passed; for
-    each such frame where both read dice, how much surer the second network's
-    readings are than the first's (their mean confidence) is remembered, the last
+    Frames are read by a :class:`DiceReader` with the chosen network: at first the
+    first of ``networks`` (the standard network). The candidates of the first
+    ``at_least`` frames that show dice are read by the other network too
+    (:func:`read_faces`: the frame is not searched again), and after them those of
+    the first frame with dice once ``compare_every`` frames have passed; for each
+    such frame where both read dice, how much surer the second network's readings
+    are than the first's (their mean confidence) is remembered, the last
     ``memory`` of them. The second network is chosen while their median is above
     ``margin``, the first otherwise.
 
@@ -462,13 +512,12 @@ class ChoosingReader:
         self, params: Params = DEFAULT, networks: tuple[str, str] = CHOICE_OF_NETWORKS,
         compare_every: int = 10, at_least: int = 9, memory: int = 25, margin: float = 0.05,
     ) -> None:
-        from .dice_model import network_path
-
         if compare_every < 1 or at_least < 1 or memory < at_least:
             raise ValueError(f"compare_every {compare_every!r}, at_least {at_least!r}, memory {memory!r}: expected 1 or more, and memory at least at_least")
         self.names = networks
-        self.readers = {name: DiceReader(replace(params, network=network_path(name))) for name in networks}
+        self.params = {name: replace(params, network=network_path(name), other_network=None) for name in networks}
         self.chosen = networks[0]
+        self.reader = DiceReader(self.params[self.chosen])  # (what it remembers is the camera's: the dice's size, the parts that hold them)
         self.compare_every, self.at_least, self.margin = compare_every, at_least, margin
         self.surer: deque[float] = deque(maxlen=memory)  # mean confidence of the second network's readings minus the first's, per frame compared
         self.since = 0  # frames since the last comparison
@@ -477,21 +526,22 @@ class ChoosingReader:
         return self.look(image).readings
 
     def reads_in_parts(self, shape: tuple[int, ...]) -> bool | None:
-        """:meth:`DiceReader.reads_in_parts` of the chosen network's reader."""
-        return self.readers[self.chosen].reads_in_parts(shape)
+        """:meth:`DiceReader.reads_in_parts` of its reader."""
+        return self.reader.reads_in_parts(shape)
 
     def look(self, image: np.ndarray) -> Look:
-        """The chosen network's reader's look at the next frame (and the other's, on the frames compared)."""
-        look = self.readers[self.chosen].look(image)
+        """The chosen network's look at the next frame (on the frames compared, its candidates are read by the other too)."""
+        self.reader.params = self.params[self.chosen]
+        look = self.reader.look(image)
         self.since += 1
         if not look.readings or (len(self.surer) >= self.at_least and self.since < self.compare_every):
             return look
         self.since = 0
         other = self.names[1] if self.chosen == self.names[0] else self.names[0]
-        seen = {self.chosen: look.readings, other: self.readers[other].look(image).readings}
-        if seen[other]:
-            first, second = (float(np.mean([r.confidence for r in seen[name]])) for name in self.names)
-            self.surer.append(second - first)
+        theirs = read_faces(image, look.work, look.scale, look.candidates, look.regions, self.params[other])[0]
+        if theirs:
+            seen = {self.chosen: mean_confidence(look.readings), other: mean_confidence(theirs)}
+            self.surer.append(seen[self.names[1]] - seen[self.names[0]])
             if len(self.surer) >= self.at_least:
                 self.chosen = self.names[1] if median(self.surer) > self.margin else self.names[0]
         return look

@@ -65,6 +65,18 @@ def network_path(network: str) -> Path | None:
         raise ValueError(f"dice network {network!r}: no such file")
     return path
 
+
+def network_name(path: Path | None) -> str:
+    """The name :func:`network_path` gives ``path`` (a shipped network's name, or the file).
+
+    >>> network_name(None), network_name(network_path("clear"))
+    ('standard', 'clear')
+    """
+    if path is None or path == MODEL_PATH:
+        return "standard"
+    return next((name for name, file in NETWORKS.items() if path == MODEL_PATH.parent / file), str(path))
+
+
 OPPONENT = np.array(
     [
         [0.114, 0.587, 0.299],
