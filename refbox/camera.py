@@ -85,7 +85,7 @@ class CameraWorker(threading.Thread):
     logged when it happens; None, not known yet."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = "standard") -> None:
+                 clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK) -> None:
         from vision.dice_model import network_path
 
         super().__init__(name="camera", daemon=True)

@@ -182,6 +182,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     from vision import dice as dice_reader
     from vision import dominoes as domino_reader
     from vision.annotate import draw_dice, draw_tiles, draw_zones
+    from vision.dice_model import network_name
 
     from .config import ConfigError
     from .runtime import load_dice_network, load_zones
@@ -190,12 +191,12 @@ def cmd_read(args: argparse.Namespace) -> int:
         print(f"refbox read: --network {args.network}: the network reads dice, not {args.what}", file=sys.stderr)
         return EXIT_BAD_INPUT
     zones = None
-    params = dice_reader.DEFAULT
+    params = dice_reader.AUTO  # (the reader chooses its network; they are loaded when the first die is read, not for dominoes)
     try:
         if args.zones:
             zones = load_zones(args.zones, key="--zones")
-        if args.network is not None:  # (the standard network is loaded when the first die is read, not for dominoes)
-            params = dice_reader.Params(network=load_dice_network(args.network, key="--network", camera=False))
+        if args.network is not None:
+            params = load_dice_network(args.network, key="--network")
     except ConfigError as exc:
         print(f"refbox read: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -238,6 +239,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 # measure them by) and the scale it read them at (below 1: reduced, for speed)
                 "die_px": round(die_px, 1) if die_px else None,
                 "read_scale": round(look.scale, 3),
+                "network": network_name(look.network),  # the network whose readings these are (auto: the one it chose)
             }
             if annotate_dir:
                 cv2.imwrite(str(annotate_dir / Path(path).name), draw_dice(drawn, readings))
@@ -357,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", metavar="SOURCE", help="read one frame from a camera too (usb:0, usb:/dev/video2, picamera)")
     p.add_argument("--zones", metavar="FILE", help="a calibration (camera.zones): say which zone each die or tile lies in, and read nothing in its ignore areas")
     p.add_argument("--network", metavar="NAME|FILE",
-                   help="dice only: the network that reads them (camera.dice_network): standard (the default), clear (translucent casino dice), or an .onnx file made by tools/train_dice_classifier.py")
+                   help="dice only: the network that reads them (camera.dice_network): auto (the default: standard, or clear where it reads the picture's dice surer), standard, clear (translucent casino dice), or an .onnx file made by tools/train_dice_classifier.py")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--annotate", metavar="DIR", help="write the images with the readings (and the zones) drawn on them")
 

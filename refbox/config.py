@@ -82,10 +82,10 @@ class CameraConfig:
     # a calibration file (vision/zones.py) whose zones are named after the players or
     # seats: the end-of-hand domino count attributes the tiles shown to the hands
     zones: str = ""
-    # the network that reads the dice (vision/dice_model.py): "standard", "clear" (translucent
-    # casino dice), "auto" (the camera chooses one of those two from its frames: vision.dice.ChoosingReader),
-    # or the path of an .onnx file made by tools/train_dice_classifier.py
-    dice_network: str = "standard"
+    # the network that reads the dice (vision/dice_model.py): "auto" (the camera chooses "standard"
+    # or "clear" from its frames: vision.dice.ChoosingReader), "standard" (opaque dice), "clear"
+    # (translucent casino dice), or the path of an .onnx file made by tools/train_dice_classifier.py
+    dice_network: str = "auto"
 
 
 @dataclass(frozen=True)

@@ -362,27 +362,26 @@ def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: fl
     table.attach("club", publisher)
 
 
-def load_dice_network(network: str, key: str = "camera.dice_network", camera: bool = True) -> Path | None:
-    """The ONNX file of ``camera.dice_network`` (:func:`vision.dice_model.network_path`; None: the
-    standard network, or for a ``camera``, ``auto``: both, the camera chooses), loaded once here so
-    that a name, file or record the reader cannot use is refused at start naming the key, the value
-    and the reason."""
-    from vision.dice import CHOICE_OF_NETWORKS
+def load_dice_network(network: str, key: str = "camera.dice_network") -> Any:
+    """How a picture is read with the dice network ``network`` (``camera.dice_network``: a name or an
+    ONNX file, :func:`vision.dice_model.network_path`, or ``auto``: the reader chooses), as
+    :class:`vision.dice.Params` (``auto``: :data:`vision.dice.AUTO`). Each network named is
+    loaded once here, so that a name, file or record the reader cannot use is refused at start
+    naming the key, the value and the reason. (A camera told ``auto`` chooses from its frames
+    instead: :class:`vision.dice.ChoosingReader`.)"""
+    from vision.dice import AUTO, CHOICE_OF_NETWORKS, Params
     from vision.dice_model import load_model, network_path
 
     from .camera import CHOOSE_NETWORK
     from .config import ConfigError
 
-    if network == CHOOSE_NETWORK and not camera:
-        raise ConfigError(f"{key}: {network!r}: only a camera chooses its network, from its frames; a picture is read by one: standard or clear")
-    names = CHOICE_OF_NETWORKS if network == CHOOSE_NETWORK else (network,)
     try:
-        paths = [network_path(name) for name in names]
+        paths = [network_path(name) for name in (CHOICE_OF_NETWORKS if network == CHOOSE_NETWORK else (network,))]
         for path in paths:
             load_model(path)
     except ValueError as exc:
-        raise ConfigError(f"{key}: {exc}" + (f" (or {CHOOSE_NETWORK}: the camera chooses)" if camera else "")) from None
-    return None if network == CHOOSE_NETWORK else paths[0]
+        raise ConfigError(f"{key}: {exc} (or {CHOOSE_NETWORK}: the reader chooses)") from None
+    return AUTO if network == CHOOSE_NETWORK else Params(network=paths[0])
 
 
 def load_zones(path: str, key: str = "camera.zones") -> Any:

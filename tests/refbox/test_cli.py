@@ -161,23 +161,27 @@ CLEAR_ONE = ROOT / "tests" / "fixtures" / "dice-clear" / "chase-train_DJI_202410
 
 
 def test_read_dice_with_another_network(tmp_path, capsys):
-    # a clear casino one: the standard network cannot read it (unsure), the clear one reads it
-    assert main(["read", "dice", str(CLEAR_ONE), "--json"]) == 0
-    assert [d["value"] for d in json.loads(capsys.readouterr().out)[0]["dice"]] == [None]
-    assert main(["read", "dice", str(CLEAR_ONE), "--network", "clear", "--json"]) == 0
-    assert [d["value"] for d in json.loads(capsys.readouterr().out)[0]["dice"]] == [1]
+    # a clear casino one: the standard network cannot read it (unsure), the clear one reads it;
+    # by default (auto) the reader keeps the clear network's reading, which is far surer, and says so
+    assert main(["read", "dice", str(CLEAR_ONE), "--network", "standard", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)[0]
+    assert [d["value"] for d in out["dice"]] == [None] and out["network"] == "standard"
+    for network in ("clear", "auto", None):
+        assert main(["read", "dice", str(CLEAR_ONE), "--json"] + (["--network", network] if network else [])) == 0
+        out = json.loads(capsys.readouterr().out)[0]
+        assert [d["value"] for d in out["dice"]] == [1] and out["network"] == "clear", network
     # the same network given as a file (a table that trained its own names its file so)
     own = tmp_path / "own.onnx"
     shutil.copy(ROOT / "vision" / "models" / "dice_cnn_clear.onnx", own)
     shutil.copy(ROOT / "vision" / "models" / "dice_cnn_clear.json", tmp_path / "own.json")
     assert main(["read", "dice", str(CLEAR_ONE), "--network", str(own), "--json"]) == 0
-    assert [d["value"] for d in json.loads(capsys.readouterr().out)[0]["dice"]] == [1]
+    out = json.loads(capsys.readouterr().out)[0]
+    assert [d["value"] for d in out["dice"]] == [1] and out["network"] == str(own)
     bare = tmp_path / "bare.onnx"  # a network without its record
     shutil.copy(own, bare)
     for network, why in (("glass", "dice network 'glass': expected standard or clear, or the path of an .onnx file"),
                          (str(tmp_path / "none.onnx"), "none.onnx': no such file"),
-                         (str(bare), "cannot read the dice model's record"),
-                         ("auto", "'auto': only a camera chooses its network, from its frames; a picture is read by one: standard or clear")):
+                         (str(bare), "cannot read the dice model's record")):
         assert main(["read", "dice", str(CLEAR_ONE), "--network", network]) == 2
         err = capsys.readouterr().err
         assert "refbox read: --network: " in err and why in err, err
@@ -226,7 +230,7 @@ def test_report_of_a_game_without_one_says_so(tmp_path, capsys):
 @pytest.mark.parametrize("setting, why", [
     ('zones = "missing.json"', "camera.zones: cannot use missing.json: "),
     ('dice_network = "glass"', "camera.dice_network: dice network 'glass': expected standard or clear, or the path of an .onnx file "
-                               "made by tools/train_dice_classifier.py (or auto: the camera chooses)"),
+                               "made by tools/train_dice_classifier.py (or auto: the reader chooses)"),
 ])
 def test_run_refuses_a_camera_setting_it_cannot_use_at_start(tmp_path, setting, why):
     # found only when the camera starts: a clean refusal naming the key, not a traceback

@@ -20,6 +20,7 @@ from refbox.journal import Journal
 from refbox.runtime import Devices, load_dice_network, start_camera
 from refbox.table import Table
 from tests.support import table_coloured_dice, wait_until
+from vision.dice import AUTO, Params
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
 from vision.zones import Zones
@@ -196,7 +197,7 @@ def test_the_camera_says_whether_it_reads_only_what_differs_from_the_table(tmp_p
 
 
 def test_an_unusable_dice_network_is_refused_at_start_naming_the_key(tmp_path):
-    assert load_dice_network("standard") is None and load_dice_network("clear") == network_path("clear") and load_dice_network("auto") is None
+    assert load_dice_network("standard") == Params() and load_dice_network("clear") == Params(network=network_path("clear")) and load_dice_network("auto") == AUTO
     table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
     for network, why in (("Clear", "expected standard or clear"), (str(tmp_path / "mine.onnx"), "no such file")):
         cfg = from_dict({"camera": {"source": "usb:0", "dice_network": network}})

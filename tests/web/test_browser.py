@@ -296,7 +296,8 @@ def test_control_panel_shows_the_camera_and_its_last_reading(page, tmp_path):
 
 def test_control_panel_says_when_the_camera_reads_whole_pictures(page, tmp_path):
     """Purple dice on purple felt lie where nothing differs from the table, so the dice
-    reader looks at whole pictures (slower): the camera panel says so."""
+    reader looks at whole pictures (slower): the camera panel says so. The camera chooses
+    its network (auto, the default) and keeps the standard one, which the panel does not name."""
     import cv2
 
     from refbox.camera import CameraWorker, open_source
@@ -312,7 +313,8 @@ def test_control_panel_says_when_the_camera_reads_whole_pictures(page, tmp_path)
         s.log_in(page)
         worker.start()
         expect()(page.locator("#camera-state")).to_contain_text("every picture is read whole, slower", timeout=20_000)
-        assert worker.status["dice_parts"] is False
+        assert worker.status["dice_parts"] is False and worker.status["dice_network"] == "auto (standard)"
+        expect()(page.locator("#camera-state")).not_to_contain_text("dice network")
     finally:
         worker.stop()
         s.stop()

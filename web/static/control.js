@@ -209,7 +209,8 @@
     $("camera-panel").hidden = !c;
     if (!c) return;
     // the network that reads the dice, when the table chose another than the standard one
-    const network = c.dice_network && c.dice_network !== "standard" ? "; " + fmt(S.camera_network, { network: c.dice_network }) : "";
+    // the network is named when it is not the standard one (a camera told auto names it once it has chosen the other)
+    const network = c.dice_network && !["standard", "auto", "auto (standard)"].includes(c.dice_network) ? "; " + fmt(S.camera_network, { network: c.dice_network }) : "";
     // the dice reader looks at whole pictures, slower, when a die lay where nothing differs from the table
     const whole = c.dice_parts === false ? "; " + S.camera_whole : "";
     $("camera-state").textContent = (c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
