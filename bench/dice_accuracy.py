@@ -298,10 +298,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="read each part's photos in name order by one camera's reader (vision.dice.DiceReader: it remembers the scale of the dice; "
                          "with --network auto a ChoosingReader, which chooses its network from them)")
     args = ap.parse_args(argv)
-    if args.model and not args.model.is_file():
-        ap.error(f"--model {args.model}: no such file")
+    try:
+        params = Params(network=network_path(str(args.model))) if args.model else AUTO if args.network == "auto" else Params(network=network_path(args.network))
+    except ValueError as exc:  # (no such file, or not an .onnx file)
+        ap.error(f"--model: {exc}")
     cv2.setNumThreads(1)
-    params = Params(network=args.model) if args.model else AUTO if args.network == "auto" else Params(network=network_path(args.network))
     folders = sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists())
     for folder in folders:
         if args.sets and folder.name not in args.sets:

@@ -34,7 +34,9 @@ network then checks and reads each candidate:
    the value 1..6. Candidates it takes for no die are dropped; of candidates of
    one die a clear face whose count the network reads is kept, else the
    surest, its value the network's (a clear face of round pips keeps its own
-   count if the network finds it possible).
+   count if the network finds it possible). By default (:data:`AUTO`) a second
+   network, the one for translucent casino dice, reads the candidates too, and
+   its dice are kept when they are clearly surer (:func:`read_faces`).
    With ``learned=False`` the classical rules decide instead: faces on clutter
    or much smaller than the clear faces are dropped, the roundest face of a die
    is its top and the number of pips its value, the confidence how well they
@@ -247,11 +249,11 @@ def read_faces(
     With ``params.learned`` the network ``params.network`` reads them (:func:`learned_faces`).
     When that look was at the first scale (or a smaller one) and reads no die, or some die
     unsure, a copy half as large is searched for dice too big to read there (:func:`big_dice`).
-    With ``params.other_network`` the second network reads the same candidates so too, and its
-    dice are kept when both read dice and theirs have a mean confidence higher by more than
-    ``params.other_margin``:
-    translucent casino dice, which the standard network reads badly, are read by the ``clear``
-    network this way (docs/vision.md, "A picture that chooses its network").
+    With ``params.other_network`` a second network then reads the same candidates the same way,
+    and its dice are kept instead when both networks read dice and the mean confidence of its
+    dice is higher by more than ``params.other_margin``: translucent casino dice, which the
+    standard network reads badly, are read by the ``clear`` network so (docs/vision.md, "A
+    picture that chooses its network").
     Without ``params.learned``, the classical rules choose (:func:`plausible_faces`).
     """
     if not params.learned:
@@ -263,7 +265,7 @@ def read_faces(
     if params.other_network is None or not chosen:  # (without dice of the first, the second's are not kept)
         return chosen, found, params.network
     theirs, their_found, _ = read_faces(image, work, scale, faces, regions, replace(params, network=params.other_network, other_network=None))
-    if chosen and theirs and mean_confidence(theirs) - mean_confidence(chosen) > params.other_margin:
+    if theirs and mean_confidence(theirs) - mean_confidence(chosen) > params.other_margin:
         return theirs, their_found, params.other_network
     return chosen, found, params.network
 
