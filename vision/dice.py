@@ -195,6 +195,7 @@ class Look:
     found: list[Face] = field(default_factory=list)  # the big dice found in a copy half as large (big_dice), in working pixels
     regions: tuple[np.ndarray, np.ndarray] | None = None  # work's lone-die outlines (die_regions)
     network: Path | None = None  # the network whose readings these are (Params.network, or Params.other_network when its were kept)
+    table: Table | None = None  # the table it was read against (table_model, table_background)
 
     @property
     def faces(self) -> list[Face]:
@@ -207,12 +208,15 @@ class Look:
         return die_size(self.faces) / self.scale
 
 
-def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False) -> Look:
+def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False, table: Table | None = None) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
 
     ``changed_only``: search only the parts of the picture that differ from the
     table (:func:`changed_parts`); a camera's reader does, once a look at a whole
-    frame has shown that they hold its dice (:class:`DiceReader`).
+    frame has shown that they hold its dice (:class:`DiceReader`). ``table``: the
+    table a look at a whole earlier frame of this camera saw (:attr:`Look.table`),
+    which the parts are found against instead of this picture's own when it is
+    of the working copy's size (:func:`_candidates`).
 
     The image is looked at at ``scale`` (default :func:`first_scale`); when the
     candidate faces found there (:func:`candidate_faces`) show dice smaller than
@@ -220,10 +224,10 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
     reduced, it is looked at again at the scale :func:`better_scale` gives, and
     only then are the candidates read (:func:`read_faces`).
     """
-    work, scale, regions, faces, parts = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only)
+    work, scale, regions, faces, parts, seen = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table)
     again = better_scale(faces, scale, params)
     if again is not None:
-        work, scale, regions, faces, parts = _candidates(image, params, again, changed_only)
+        work, scale, regions, faces, parts, seen = _candidates(image, params, again, changed_only, table)
     chosen, found, network = read_faces(image, work, scale, faces, regions, params)
     out: list[DieReading] = []
     for f in chosen:
@@ -237,7 +241,7 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
             )
         )
     out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return Look(work, scale, faces, out, parts, found, regions, network)
+    return Look(work, scale, faces, out, parts, found, regions, network, seen)
 
 
 def read_faces(
@@ -315,32 +319,50 @@ _Box = tuple[int, int, int, int]
 
 
 def _candidates(
-    image: np.ndarray, params: Params, scale: float, changed_only: bool = False
-) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None]:
+    image: np.ndarray, params: Params, scale: float, changed_only: bool = False, table: Table | None = None
+) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None, Table]:
     """The picture at ``scale`` (:func:`working_copy`), that scale, its lone-die outlines (:func:`die_regions`),
-    its candidate faces, and its parts that differ from the table (:func:`changed_parts`): with
-    ``changed_only`` only those are searched."""
+    its candidate faces, its parts that differ from the table (:func:`changed_parts`): with
+    ``changed_only`` only those are searched; and that table.
+
+    The table is the picture's own (:func:`table_model`, :func:`table_background`), or with
+    ``changed_only`` the given ``table`` of the working copy's size (a whole earlier frame's:
+    its median is a millisecond and more of a frame read in parts) while the parts found
+    against it are few enough to be searched alone; when they are not, as without ``table``."""
     work, scale = working_copy(image, scale)
-    small, model = table_model(work)
-    h, w = work.shape[:2]
-    background = table_background(work, model)
+    small = _reduced(work)
+    if changed_only and table is not None and table.background.shape == work.shape:
+        parts = changed_parts(small, table.model, work.shape, params)
+        if parts is not None:
+            return _in_parts(work, scale, parts, table, params)
+    model = _table_median(small)
+    table = Table(model, table_background(work, model))
     parts = changed_parts(small, model, work.shape, params)
-    if not changed_only or parts is None:
-        regions = die_regions(work, background, params) if params.region_colour > 0 else None
-        return work, scale, regions, candidate_faces(work, params, background, regions), parts
+    if changed_only and parts is not None:
+        return _in_parts(work, scale, parts, table, params)
+    regions = die_regions(work, table.background, params) if params.region_colour > 0 else None
+    return work, scale, regions, candidate_faces(work, params, table.background, regions), parts, table
+
+
+def _in_parts(
+    work: np.ndarray, scale: float, parts: list[_Box], table: Table, params: Params
+) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None, Table]:
+    """:func:`_candidates` of the ``parts`` of ``work`` alone, against ``table``."""
+    h, w = work.shape[:2]
+    background = table.background
     # each part alone, its faces and outlines moved to the picture's pixels
     labels = np.zeros((h, w), np.int32)
     sizes = [0.0]
     faces: list[Face] = []
     for x0, y0, x1, y1 in parts:
-        part, table = work[y0:y1, x0:x1], background[y0:y1, x0:x1]
-        regions = die_regions(part, table, params) if params.region_colour > 0 else None
+        part, back = work[y0:y1, x0:x1], background[y0:y1, x0:x1]
+        regions = die_regions(part, back, params) if params.region_colour > 0 else None
         if regions is not None and len(regions[1]) > 1:
             lab, size = regions
             labels[y0:y1, x0:x1] = np.where(lab > 0, lab + (len(sizes) - 1), 0)
             sizes.extend(size[1:].tolist())
-        faces.extend(_moved(f, x0, y0) for f in candidate_faces(part, params, table, regions))
-    return work, scale, (labels, np.array(sizes)) if params.region_colour > 0 else None, faces, parts
+        faces.extend(_moved(f, x0, y0) for f in candidate_faces(part, params, back, regions))
+    return work, scale, (labels, np.array(sizes)) if params.region_colour > 0 else None, faces, parts, table
 
 
 _PART_GROW = 3
@@ -440,7 +462,11 @@ class DiceReader:
     parts hold every die it read. Every ``check_every``-th frame is looked at
     whole again and checked so. Dice the table's own colour, pips and all,
     lie in no part: once a check finds a die outside them, this camera's
-    frames of that size are always read whole.
+    frames of that size are always read whole. The table the parts are found
+    against is the one the last whole look saw (:class:`Table`: a table does
+    not change from one frame to the next, and its median is a millisecond
+    and more of a frame read in parts); a frame that differs from it too
+    widely is read against its own table, which is kept from then on.
 
     >>> DiceReader()(np.zeros((100, 100, 3), np.uint8))
     []
@@ -455,6 +481,7 @@ class DiceReader:
         self.check_every = check_every
         self.parts_hold_dice: dict[tuple[int, int], bool] = {}  # frame (height, width) -> did the last check find every die in the changed parts
         self.unchecked: dict[tuple[int, int], int] = {}  # frame (height, width) -> frames read in parts since the last check
+        self.tables: dict[tuple[int, int], Table] = {}  # frame (height, width) -> the table its last whole look saw
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`)."""
@@ -475,7 +502,10 @@ class DiceReader:
         key = (int(image.shape[0]), int(image.shape[1]))
         trusted = self.reads_in_parts(image.shape)
         in_parts = trusted is True and self.unchecked.get(key, 0) < self.check_every
-        look = look_at(image, self.params, self.scale(image.shape), changed_only=in_parts)
+        table = self.tables.get(key)
+        look = look_at(image, self.params, self.scale(image.shape), changed_only=in_parts, table=table)
+        if look.table is not None and look.table is not table:  # (a table of its own: a whole look, or a frame that differs from the last table too widely)
+            self.tables[key] = look.table
         if in_parts:
             self.unchecked[key] = self.unchecked.get(key, 0) + 1
         elif trusted is not False:
@@ -982,12 +1012,31 @@ def table_model(work: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     whole block are left out): an exact factor, which OpenCV reduces 2.5 times as fast as
     the nearest size of a picture whose sides are no multiple of 8 (a camera's frame at
     most working scales)."""
+    small = _reduced(work)
+    return small, _table_median(small)
+
+
+def _reduced(work: np.ndarray) -> np.ndarray:
+    """The picture reduced 8 times, each pixel the mean of a whole block of 8 x 8 (:func:`table_model`)."""
     h, w = work.shape[:2]
     bh, bw = max(h // 8, 1), max(w // 8, 1)
     blocks = work[: 8 * bh, : 8 * bw] if h >= 8 and w >= 8 else work
-    small = cv2.resize(blocks, (bw, bh), interpolation=cv2.INTER_AREA)
+    return cv2.resize(blocks, (bw, bh), interpolation=cv2.INTER_AREA)
+
+
+def _table_median(small: np.ndarray) -> np.ndarray:
+    """The table in a picture reduced 8 times: its median 15 reduced pixels wide (:func:`table_model`)."""
     k = 15 if min(small.shape[:2]) > 15 else max(3, (min(small.shape[:2]) // 2) * 2 - 1)
-    return small, cv2.medianBlur(small, k)
+    return cv2.medianBlur(small, k)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table without the dice, as a reader finds the changed parts of a picture against it:
+    :func:`table_model`'s median and :func:`table_background`, in working pixels."""
+
+    model: np.ndarray
+    background: np.ndarray
 
 
 _FACES: dict[int, np.ndarray] = {

@@ -675,6 +675,28 @@ def test_a_camera_reader_reads_the_changed_parts_and_checks_them_on_a_whole_fram
         DiceReader(check_every=0)
 
 
+def test_a_camera_reader_finds_the_parts_against_the_table_of_its_last_whole_look() -> None:
+    """The table does not change from frame to frame: frames read in parts are read against the
+    table the last whole look saw (not their own median, a millisecond and more), and read as
+    each frame alone reads. A frame of another table differs from it everywhere: it is read
+    against its own table, which the reader keeps from then on."""
+    reader = DiceReader(check_every=4)
+    key = (720, 1280)
+    for k in range(7):
+        frame, _ = render_dice([1 + (k + i) % 6 for i in range(3)], seed=10 + k)
+        kept = reader.tables.get(key)
+        look = reader.look(frame)
+        assert values(look.readings) == values(read_dice(frame, DEFAULT)), k
+        if k in (0, 5):  # (a whole look: the first, and after four in parts, check_every)
+            assert look.table is reader.tables[key] and look.table is not kept, k  # (its own, kept from now on)
+        else:
+            assert look.parts is not None and look.table is kept, k
+    red, _ = render_dice([2, 5], seed=3, table=(40, 40, 150))
+    kept = reader.tables[key]
+    look = reader.look(red)
+    assert values(look.readings) == [2, 5] and look.table is not kept and reader.tables[key] is look.table
+
+
 def test_dice_the_colour_of_the_table_keep_a_camera_reading_whole_frames() -> None:
     img = table_coloured_dice()
     whole = look_at(img)
