@@ -202,6 +202,28 @@ def photo(folder: Path, name: str) -> np.ndarray:
     return image
 
 
+def origin_line(origin: str) -> str:
+    """``--origin`` of a tool that writes a labelled set, stripped: where the photos come from and their
+    licence, on one line (the first of the set's ``ORIGIN.md``, which the trainer's ``--extra``
+    records). A blank one, or one of several lines, is refused with a ValueError.
+
+    >>> origin_line(" github.com/x/y @abc, MIT ")
+    'github.com/x/y @abc, MIT'
+    """
+    if not origin.strip() or "\n" in origin:
+        raise ValueError("--origin: one line naming where the photos come from and their licence")
+    return origin.strip()
+
+
+def write_set(out: Path, labels: dict[str, list[dict]], origin: str, how: str, tool: str, src: Path) -> None:
+    """Write a labelled set's ``labels.json`` and ``ORIGIN.md`` to ``out`` (its ``images/`` written
+    already, as :func:`photo` reads them): ORIGIN.md's first line is the :func:`origin_line` and
+    ``how`` the photos were changed ("" for not at all), then the ``tool`` that converted them from
+    ``src``."""
+    (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n", encoding="utf-8")
+    (out / "ORIGIN.md").write_text(f"# {origin_line(origin)}{' — ' + how if how else ''}\n\nConverted by {tool} from {src}.\n", encoding="utf-8")
+
+
 def in_frame(img: np.ndarray, frame: Frame) -> tuple[np.ndarray, float, int, int]:
     """``img`` scaled to fit a ``frame`` (width, height) and centred on it, the rest its corner colour:
     the frame, the scale, and the photo's left and top offsets in it."""

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import re
 import sys
 from collections.abc import Sequence
@@ -37,6 +36,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.dice_accuracy import origin_line, write_set  # noqa: E402  (the labelled set's format, as the benches read it)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 PHOTO = r"(.*)_detection_\d+$"
@@ -73,8 +77,10 @@ def crops_in(src: Path) -> list[tuple[Path, int]]:
 
 def convert(src: Path, out: Path, origin: str, part: str | None = None, photo: str = PHOTO) -> int:
     """Write the set to ``out`` (see the module's doc); the number of crops written."""
-    if not origin.strip() or "\n" in origin:  # (as tools/yolo_dice_labels.py: the trainer reads ORIGIN.md's first line)
-        raise SystemExit("--origin: one line naming where the crops come from and their licence")
+    try:
+        origin_line(origin)  # (refused before anything is written)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
     labels: dict[str, list[dict]] = {}
     (out / "images").mkdir(parents=True, exist_ok=True)
     for path, value in crops_in(src):
@@ -90,9 +96,8 @@ def convert(src: Path, out: Path, origin: str, part: str | None = None, photo: s
             raise SystemExit(f"{path}: a second crop named {name}")
         cv2.imwrite(str(out / "images" / name), canvas)
         labels[name] = [{"value": value, "box": box}]
-    (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n", encoding="utf-8")
     how = f"each crop centred on a canvas three times its size, of its border's median colour (tools/crop_dice_labels.py{' --part ' + part if part else ''})"
-    (out / "ORIGIN.md").write_text(f"# {origin.strip()} — {how}\n\nConverted from {src}.\n", encoding="utf-8")
+    write_set(out, labels, origin, how, "tools/crop_dice_labels.py", src)
     return len(labels)
 
 

@@ -34,13 +34,17 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.dice_accuracy import origin_line, write_set  # noqa: E402  (the labelled set's format, as the benches read it)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -104,8 +108,7 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
             median: int = 0) -> dict[str, list[dict]]:
     """Write ``out`` (images/, labels.json, ORIGIN.md) from the YOLO export ``src``; the labels written
     (``median``: each photo median-filtered that many pixels wide instead of copied, 0 for none)."""
-    if not origin.strip() or "\n" in origin:
-        raise ValueError("--origin: one line naming where the photos come from and their licence")
+    origin_line(origin)  # (refused before anything is written)
     if median and (median < 3 or median % 2 == 0):
         raise ValueError(f"--median {median}: an odd width of 3 or more pixels expected")
     values = class_values(src / "data.yaml")
@@ -139,9 +142,8 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
                 cv2.imwrite(str(out / "images" / image_file.name), cv2.medianBlur(image, median), [cv2.IMWRITE_JPEG_QUALITY, 95])
             else:
                 shutil.copyfile(image_file, out / "images" / image_file.name)
-    (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n")
-    filtered = f" — each photo median-filtered {median}x{median} (tools/yolo_dice_labels.py --median {median})" if median else ""
-    (out / "ORIGIN.md").write_text(f"# {origin.strip()}{filtered}\n\nConverted by tools/yolo_dice_labels.py from {src}.\n", encoding="utf-8")
+    filtered = f"each photo median-filtered {median}x{median} (tools/yolo_dice_labels.py --median {median})" if median else ""
+    write_set(out, labels, origin, filtered, "tools/yolo_dice_labels.py", src)
     if orphans:
         print(f"{orphans} label files without a photo skipped", file=sys.stderr)
     if copies:

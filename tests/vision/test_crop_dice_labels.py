@@ -93,7 +93,7 @@ def test_bad_input_is_refused_with_the_file_named(tool: dict, tmp_path: Path, se
 @pytest.mark.parametrize("origin", ["", "  ", "github.com/x/y\nMIT"])
 def test_an_origin_that_is_not_one_line_is_refused(tool: dict, tmp_path: Path, origin: str) -> None:
     crop(tmp_path / "src" / "4" / "a.png")
-    with pytest.raises(SystemExit, match="--origin: one line naming where the crops come from"):
+    with pytest.raises(SystemExit, match="--origin: one line naming where the photos come from"):
         tool["main"]([str(tmp_path / "src"), str(tmp_path / "out"), "--origin", origin])
     assert not (tmp_path / "out").exists()  # refused before anything is written
 
