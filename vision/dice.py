@@ -481,7 +481,7 @@ class DiceReader:
         self.check_every = check_every
         self.parts_hold_dice: dict[tuple[int, int], bool] = {}  # frame (height, width) -> did the last check find every die in the changed parts
         self.unchecked: dict[tuple[int, int], int] = {}  # frame (height, width) -> frames read in parts since the last check
-        self.tables: dict[tuple[int, int], Table] = {}  # frame (height, width) -> the table its last whole look saw
+        self.tables: dict[tuple[int, int], Table] = {}  # frame (height, width) -> the table its parts are found against: the last one a look made its own
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`)."""
