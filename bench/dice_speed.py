@@ -5,7 +5,8 @@ Usage: ``python bench/dice_speed.py [DATA_DIR] [--repeat N] [--model FILE.onnx] 
 Always measures synthetic frames (``vision.synth``: dice 60 px wide on a green
 table). With ``DATA_DIR`` (the labelled photo sets, see bench/dice_accuracy.py)
 it also measures real photos with 1, 5 and 10 labelled dice, scaled to 720 px
-high and centred on a 1280x720 canvas. Prints median and p95 milliseconds of
+high and centred on a 1280x720 canvas, and (as a camera) ``ZOOM`` times as large,
+cropped to 1280x720 (only photos whose dice all stay in it). Prints median and p95 milliseconds of
 ``read_dice`` per frame; OpenCV and numpy's BLAS are limited to one thread.
 
 The dice of the real photos are small in such a frame (about 45 pixels), so
@@ -60,19 +61,27 @@ from vision.dice import read_dice  # noqa: E402
 from vision.synth import render_dice  # noqa: E402
 
 W, H = 1280, 720
+ZOOM = 1.3
+"""The real photos are also timed ``ZOOM`` times as large (their dice about 58 px wide in the frame, where
+they are about 45 px at 1): a camera nearer its table, which reads its frames reduced by a fraction."""
 
 
-def to_frame(img: np.ndarray) -> np.ndarray:
-    return in_frame(img, (W, H))[0]
-
-
-def real_frames(data_dir: Path, count: int, limit: int = 5) -> list[np.ndarray]:
+def real_frames(data_dir: Path, count: int, limit: int = 5, zoom: float = 1.0) -> list[np.ndarray]:
+    """Frames of the first photos with ``count`` labelled dice (``limit`` * 2 at most), each scaled to fit
+    a frame ``zoom`` times as large as W x H and centred, of which the middle W x H is the frame
+    (``zoom`` above 1: the dice larger, as a camera nearer the table sees them); with a zoom, only
+    photos whose labelled dice all lie inside that middle."""
     frames: list[np.ndarray] = []
     for folder in sorted(p for p in data_dir.iterdir() if (p / "labels.json").exists()):
         labels = json.loads((folder / "labels.json").read_text())
         for name in sorted(labels):
-            if len(labels[name]) == count and len(frames) < limit * 2:
-                frames.append(to_frame(photo(folder, name)))
+            if len(labels[name]) != count or len(frames) >= limit * 2:
+                continue
+            big, s, x, y = in_frame(photo(folder, name), (round(W * zoom), round(H * zoom)))
+            left, top = (big.shape[1] - W) // 2, (big.shape[0] - H) // 2
+            boxes = np.array([d["box"] for d in labels[name]], float) * s + [x - left, y - top, x - left, y - top]
+            if np.all((boxes[:, :2] >= 0) & (boxes[:, 2:] <= [W, H])):
+                frames.append(np.ascontiguousarray(big[top : top + H, left : left + W]))
     return frames
 
 
@@ -166,6 +175,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), each alone", measure(frames, max(1, args.repeat // 2), readers)))
                 camera = [as_camera(frames, read) for read in readers]
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), as a camera", measure(frames, max(1, args.repeat // 2), camera)))
+            # a camera nearer the table: dice about 58 px wide, read at a scale between 0.6 and 0.9,
+            # whose area resize of each frame costs 3.6-6.7 ms (docs/vision.md, ninth session)
+            for n in (1, 5, 10):
+                frames = real_frames(args.data_dir, n, zoom=ZOOM)
+                if frames:
+                    camera = [as_camera(frames, read) for read in readers]
+                    print(line(f"real photos x{ZOOM:g}, {n:2d} dice ({len(frames)} photos), as a camera", measure(frames, max(1, args.repeat // 2), camera)))
     return 0
 
 
