@@ -1,6 +1,6 @@
 """Accuracy of the dice reader on labelled photos, per data set, whole or split into tune and held-out parts.
 
-Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--network auto|standard|clear | --model FILE.onnx] [--frame WxH] [--camera]``
+Usage: ``python bench/dice_accuracy.py DATA_DIR [--set NAME] [--split] [--part tune|held|inner] [--errors] [--network auto|standard|clear | --model FILE.onnx] [--frame WxH] [--camera [--still N]]``
 
 ``DATA_DIR`` holds one folder per data set, each with ``images/`` and ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``): the shared
@@ -32,7 +32,11 @@ have them about 40 pixels wide in a 640-pixel picture). With ``--camera`` each
 part's photos are read in name order by one camera's reader
 (``vision.dice.DiceReader``, which remembers the scale its dice are read at
 over its last frames), as one camera over one table would read them; without
-it each photo is read alone (``read_dice``).
+it each photo is read alone (``read_dice``). ``--still N`` has that reader read
+each photo N times in a row, as a camera sees a table at rest, and scores the
+last reading: the reader in its steady state, which reads the parts of a frame
+that differ from the table against the table of its last whole look (about
+when the settler takes a roll: N = 6).
 
 ``--network`` names the network that reads the dice, as ``camera.dice_network``
 does: ``auto`` (the default) has each photo read alone by the standard or the
@@ -261,11 +265,13 @@ def parse_frame(text: str) -> Frame:
     return w, h
 
 
-def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | None = None, camera: bool = False, params: Params = AUTO) -> dict[str, Tally]:
+def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | None = None, camera: bool = False, params: Params = AUTO,
+            still: int = 1) -> dict[str, Tally]:
     """The tally of each part of a set, read by ``read_dice`` with ``params``; with ``camera``, each part's
     photos are read in name order by one camera's reader (:class:`vision.dice.DiceReader`, which
     remembers the scale their dice are read at; for :data:`vision.dice.AUTO` a
-    :class:`vision.dice.ChoosingReader`, which also chooses its network from the photos)."""
+    :class:`vision.dice.ChoosingReader`, which also chooses its network from the photos), each photo
+    ``still`` times in a row (a table at rest for that many frames) and the last reading scored."""
     labels = json.loads((folder / "labels.json").read_text())
     out: dict[str, Tally] = {}
     for half, names in parts(list(labels), split).items():
@@ -276,6 +282,10 @@ def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | N
             (ChoosingReader() if params == AUTO else DiceReader(params)) if camera else lambda image: read_dice(image, params))
         for name in names:
             image = photo(folder, name)
+            if camera:
+                framed = in_frame(image, frame)[0] if frame is not None else image
+                for _ in range(still - 1):  # (the frames before the one scored, as the settler waits for them)
+                    reader(framed)
             t0 = time.perf_counter()
             readings = read_in_frame(image, frame, reader)
             t.seconds += time.perf_counter() - t0
@@ -319,7 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--camera", action="store_true",
                     help="read each part's photos in name order by one camera's reader (vision.dice.DiceReader: it remembers the scale of the dice; "
                          "with --network auto a ChoosingReader, which chooses its network from them)")
+    ap.add_argument("--still", type=int, default=1, metavar="N",
+                    help="with --camera: each photo is a table at rest for N frames, read N times in a row by the camera's reader, "
+                         "the last reading scored (6: about when the settler takes a roll; default 1)")
     args = ap.parse_args(argv)
+    if args.still < 1 or (args.still > 1 and not args.camera):
+        ap.error(f"--still {args.still}: 1 or more frames, and more than 1 only with --camera")
     try:
         params = Params(network=network_path(str(args.model))) if args.model else AUTO if args.network == "auto" else Params(network=network_path(args.network))
     except ValueError as exc:  # (no such file, or not an .onnx file)
@@ -329,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in folders:
         if args.sets and folder.name not in args.sets:
             continue
-        for half, t in run_set(folder, args.split or args.part is not None, args.part, args.frame, args.camera, params).items():
+        for half, t in run_set(folder, args.split or args.part is not None, args.part, args.frame, args.camera, params, args.still).items():
             print(report(folder.name, half, t, args.errors))
     return 0
 
