@@ -87,3 +87,6 @@ def test_a_camera_reads_the_photos_of_one_table_in_frames_as_well_as_alone(tmp_p
     camera = run_set(tmp_path, split=False, frame=(1280, 720), camera=True)["all"]
     assert alone.labelled == camera.labelled == 27
     assert camera.right >= alone.right - 1 and camera.right >= framed.right
+    # each photo a table at rest for six frames, the last reading scored: the reader in its steady state
+    still = run_set(tmp_path, split=False, frame=(1280, 720), camera=True, still=6)["all"]
+    assert still.labelled == 27 and still.photos == 4 and still.right >= camera.right - 1
