@@ -13,7 +13,8 @@ The dice of the real photos are small in such a frame (about 45 pixels), so
 ``read_dice`` of a lone frame looks at most of them twice, the second time at a
 larger scale (``vision.dice.better_scale``), and reads the second look's
 candidates. ``read_dice`` reads the candidates with two networks, the standard and
-the clear one, and keeps the surer (``vision.dice.AUTO``). A camera's reader
+the clear one, and keeps the clear one's dice where they are surer by over 0.1
+(``vision.dice.AUTO``). A camera's reader
 (``vision.dice.DiceReader``) remembers that scale after its first frame, and
 searches only the parts of a frame that differ from the table once a whole
 frame has shown that they hold its dice (every tenth frame is looked at whole
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), each alone", measure(frames, max(1, args.repeat // 2), readers)))
                 camera = [as_camera(frames, read) for read in readers]
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), as a camera", measure(frames, max(1, args.repeat // 2), camera)))
-            # a camera nearer the table: dice about 58 px wide, read at a scale between 0.6 and 0.9,
+            # a camera nearer the table: dice about 58 px wide, mostly read at a scale between 0.75 and 0.93,
             # whose area resize of each frame costs 3.6-6.7 ms (docs/vision.md, ninth session)
             for n in (1, 5, 10):
                 frames = real_frames(args.data_dir, n, zoom=ZOOM)
