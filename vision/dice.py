@@ -446,6 +446,11 @@ def _scale_for(die_px: float, scale: float, params: Params) -> float | None:
     return min(1.0, params.work_die / die_px)
 
 
+STEADY = 0.1
+"""A camera's reader keeps the scale it reads at while the one its dice's size asks for differs from it
+by at most this share (:meth:`DiceReader.scale`)."""
+
+
 class DiceReader:
     """:func:`read_dice` for the frames of one camera, remembering the scale its dice are read at.
 
@@ -455,6 +460,10 @@ class DiceReader:
     away: one pass instead of two. The dice's size is the median of the last
     ``memory`` frames that showed a clear face (one frame's estimate can be off:
     a few dice seen askew, or clutter); frames without one leave it as it is.
+    Each look measures the dice a little differently at the scale it reads
+    them at, so the scale is kept while the one their size asks for lies
+    within ``scale_margin`` of it: a table at rest is read at one scale, and
+    so the same each frame.
 
     Most of a table is bare, so a camera's frames are searched only where they
     differ from the table (``look_at(..., changed_only=True)``,
@@ -472,7 +481,7 @@ class DiceReader:
     []
     """
 
-    def __init__(self, params: Params = DEFAULT, memory: int = 9, check_every: int = 10) -> None:
+    def __init__(self, params: Params = DEFAULT, memory: int = 9, check_every: int = 10, scale_margin: float = STEADY) -> None:
         if check_every < 1:
             raise ValueError(f"check_every {check_every!r}: expected a whole look every 1 or more frames")
         self.params = params
@@ -482,11 +491,18 @@ class DiceReader:
         self.parts_hold_dice: dict[tuple[int, int], bool] = {}  # frame (height, width) -> did the last check find every die in the changed parts
         self.unchecked: dict[tuple[int, int], int] = {}  # frame (height, width) -> frames read in parts since the last check
         self.tables: dict[tuple[int, int], Table] = {}  # frame (height, width) -> the table its parts are found against: the last one a look made its own
+        self.scale_margin = scale_margin
+        self.scales: dict[tuple[int, int], float] = {}  # frame (height, width) -> the scale its last frame was read at first
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
-        """The scale frames of this shape are read at first (None: :func:`first_scale`)."""
-        sizes = self.sizes.get((int(shape[0]), int(shape[1])))
-        return _scale_for(float(median(sizes)), first_scale(shape), self.params) if sizes else None
+        """The scale frames of this shape are read at first (None: :func:`first_scale`): the one that makes
+        their dice ``params.work_die`` wide, or the one the last frame was read at while that one is
+        within ``scale_margin`` of it."""
+        key = (int(shape[0]), int(shape[1]))
+        sizes = self.sizes.get(key)
+        wanted = _scale_for(float(median(sizes)), first_scale(shape), self.params) if sizes else None
+        kept = self.scales.get(key)
+        return kept if wanted is not None and kept is not None and abs(wanted - kept) <= self.scale_margin * kept else wanted
 
     def reads_in_parts(self, shape: tuple[int, ...]) -> bool | None:
         """Are frames of this shape read only where they differ from the table (True), whole since a check
@@ -503,7 +519,12 @@ class DiceReader:
         trusted = self.reads_in_parts(image.shape)
         in_parts = trusted is True and self.unchecked.get(key, 0) < self.check_every
         table = self.tables.get(key)
-        look = look_at(image, self.params, self.scale(image.shape), changed_only=in_parts, table=table)
+        scale = self.scale(image.shape)
+        if scale is None:
+            self.scales.pop(key, None)
+        else:
+            self.scales[key] = scale
+        look = look_at(image, self.params, scale, changed_only=in_parts, table=table)
         if look.table is not None and look.table is not table:  # (a table of its own: a whole look, or a frame that differs from the last table too widely)
             self.tables[key] = look.table
         if in_parts:
