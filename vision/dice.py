@@ -496,13 +496,15 @@ class DiceReader:
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`): the one that makes
-        their dice ``params.work_die`` wide, or the one the last frame was read at while that one is
-        within ``scale_margin`` of it."""
+        their dice ``params.work_die`` wide (at most 1.0), or the one the last frame was read at while
+        that one is within ``scale_margin`` of it and below 1.0."""
         key = (int(shape[0]), int(shape[1]))
         sizes = self.sizes.get(key)
         wanted = _scale_for(float(median(sizes)), first_scale(shape), self.params) if sizes else None
         kept = self.scales.get(key)
-        return kept if wanted is not None and kept is not None and abs(wanted - kept) <= self.scale_margin * kept else wanted
+        if wanted is None or wanted == 1.0 or kept is None:  # (the frame's own size, asked for: no resize at all)
+            return wanted
+        return kept if abs(wanted - kept) <= self.scale_margin * kept else wanted
 
     def reads_in_parts(self, shape: tuple[int, ...]) -> bool | None:
         """Are frames of this shape read only where they differ from the table (True), whole since a check
