@@ -448,7 +448,7 @@ def _scale_for(die_px: float, scale: float, params: Params) -> float | None:
 
 STEADY = 0.1
 """A camera's reader keeps the scale it reads at while the one its dice's size asks for differs from it
-by at most this share (:meth:`DiceReader.scale`)."""
+by at most this share, unless that is the frame's own size (:meth:`DiceReader.scale`)."""
 
 
 class DiceReader:
