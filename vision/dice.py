@@ -266,8 +266,8 @@ def read_faces(
     found: list[Face] = []
     if scale <= first_scale(image.shape) and not (chosen and all(f.confidence >= CONFIDENCE_THRESHOLD for f in chosen)):
         chosen, found = big_dice(image, work, scale, chosen, regions, params)
-    if params.other_network is None or not chosen:  # (without dice of the first, the second's are not kept)
-        return chosen, found, params.network
+    if params.other_network is None or not chosen or mean_confidence(chosen) >= 1.0 - params.other_margin:
+        return chosen, found, params.network  # (without dice of the first, or with dice so sure that no reading can be surer by the margin, the second's are not kept)
     theirs, their_found, _ = read_faces(image, work, scale, faces, regions, replace(params, network=params.other_network, other_network=None))
     if theirs and mean_confidence(theirs) - mean_confidence(chosen) > params.other_margin:
         return theirs, their_found, params.other_network

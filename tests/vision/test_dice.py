@@ -185,6 +185,24 @@ def test_a_picture_is_read_by_the_network_that_reads_its_dice_surer() -> None:
     assert read_dice(np.zeros((100, 100, 3), np.uint8)) == []
 
 
+def test_a_picture_read_surely_by_the_standard_network_is_not_read_by_the_other(monkeypatch) -> None:
+    """The other network's dice are kept only when surer by more than other_margin (0.1): dice read at a
+    mean confidence of 0.9 and more cannot be beaten, so the other network does not read them."""
+    import vision.dice
+
+    networks: list[object] = []
+    real = vision.dice.learned_faces
+    monkeypatch.setattr(vision.dice, "learned_faces", lambda work, faces, params=DEFAULT, regions=None: networks.append(params.network) or real(work, faces, params, regions))
+    img, _ = render_dice([1, 3, 5, 6], seed=2)
+    look = look_at(img)
+    assert values(look.readings) == [1, 3, 5, 6] and min(r.confidence for r in look.readings) >= 0.9
+    assert networks == [None] and look.network is None  # (the standard network alone)
+    casino = FIXTURES.parent / "dice-clear"
+    networks.clear()
+    look = look_at(_photo(casino / sorted(json.loads((casino / "labels.json").read_text()))[0]))
+    assert networks == [None, network_path("clear")]  # (an unsure reading: both networks read it)
+
+
 def test_a_choosing_reader_reads_the_candidates_it_found_again_with_the_other_network(monkeypatch) -> None:
     """On the frames it compares, a ChoosingReader does not search the frame again: the candidates the
     chosen network's look found are read by the other network (read_faces)."""
