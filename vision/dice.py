@@ -257,7 +257,8 @@ def read_faces(
     and its dice are kept instead when both networks read dice and the mean confidence of its
     dice is higher by more than ``params.other_margin``: translucent casino dice, which the
     standard network reads badly, are read by the ``clear`` network so (docs/vision.md, "A
-    picture that chooses its network").
+    picture that chooses its network"). Dice the first network reads at a mean confidence of
+    ``1 - other_margin`` and more cannot be beaten so, and are not read by the second.
     Without ``params.learned``, the classical rules choose (:func:`plausible_faces`).
     """
     if not params.learned:
