@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from math import atan2, ceil, degrees, floor, hypot, pi, sqrt
 from pathlib import Path
@@ -1126,6 +1127,58 @@ def pattern_error(pts: np.ndarray, diam: float) -> float:
     return float(np.where(clash, np.maximum(err, 1.0), err).min())
 
 
+def _pattern_errors(pts: np.ndarray, diam: float) -> np.ndarray:
+    """:func:`pattern_error` of each of ``pts`` (S, n, 2): S sets of n points at once, (S,) errors.
+
+    The same arithmetic, set by set, with the rotations of a set whose point lies too near
+    the centre to give a direction left out (as :func:`pattern_error` leaves them out)."""
+    s, n = pts.shape[:2]
+    if n == 1:
+        return np.zeros(s)
+    if n == 2:
+        d = np.hypot(*(pts[:, 0] - pts[:, 1]).T)
+        return np.where((1.6 * diam <= d) & (d <= 7.0 * diam), 0.0, 1.0)
+    if n == 3:
+        c = pts.mean(axis=1)
+        r = np.hypot(pts[:, :, 0] - c[:, None, 0], pts[:, :, 1] - c[:, None, 1])
+        order = np.argsort(r, axis=1)
+        mid = np.take_along_axis(pts, order[:, :1, None], axis=1)[:, 0]
+        ends = np.take_along_axis(pts, order[:, 1:, None], axis=1)
+        span = np.hypot(*(ends[:, 0] - ends[:, 1]).T)
+        off_mid = np.hypot(*(mid - (ends[:, 0] + ends[:, 1]) / 2).T) / np.where(span > 0, span, 1.0)
+        return np.where(span < 2.0 * diam, 1.0, off_mid * 2.0)
+    models = _WHITE_FACES.get(n)
+    if models is None:
+        return np.ones(s)
+    rel = pts - pts.mean(axis=1, keepdims=True)
+    cov = np.matmul(rel.transpose(0, 2, 1), rel) / n
+    vals, vecs = np.linalg.eigh(cov)
+    flat = vals[:, 0] <= 1e-6 * np.maximum(vals[:, 1], 1e-9)
+    root = np.sqrt(np.where(flat[:, None], 1.0, vals))
+    w = np.matmul(np.matmul(rel, vecs) / root[:, None, :], vecs.transpose(0, 2, 1))  # (S, n, 2): rel @ vecs @ diag(1 / root) @ vecs.T
+    ang_w = np.arctan2(w[:, :, 1], w[:, :, 0])
+    ok_w = np.hypot(w[:, :, 0], w[:, :, 1]) >= 0.3
+    mm, am, mirror = models
+    m = mm[mirror]  # (A, n, 2)
+    t = ang_w[:, :, None] - am[None, None, :]  # (S, point, A): R = point * A rotations
+    c, sn = np.cos(t)[..., None], np.sin(t)[..., None]
+    rx = (m[None, None, :, :, 0] * c - m[None, None, :, :, 1] * sn).reshape(s, -1, n)  # (S, R, n)
+    ry = (m[None, None, :, :, 0] * sn + m[None, None, :, :, 1] * c).reshape(s, -1, n)
+    d = np.hypot(w[:, None, :, None, 0] - rx[:, :, None, :], w[:, None, :, None, 1] - ry[:, :, None, :])  # (S, R, point, model)
+    err = np.maximum(d.min(axis=2).max(axis=2), d.min(axis=3).max(axis=2))
+    nearest = np.sort(d.argmin(axis=3), axis=2)
+    clash = np.any(nearest[:, :, 1:] == nearest[:, :, :-1], axis=2)
+    err = np.where(clash, np.maximum(err, 1.0), err)
+    err = np.where(np.repeat(ok_w, len(am), axis=1), err, np.inf)  # (rotations from a point that gives no direction: none)
+    return np.where(flat, 1.0, err.min(axis=1))
+
+
+@lru_cache(maxsize=64)
+def _subsets(n: int, k: int) -> np.ndarray:
+    """Every subset of k of range(n), in the order of :func:`itertools.combinations`: (C, k) indices."""
+    return np.array(list(combinations(range(n), k)), np.intp).reshape(-1, k)
+
+
 def _white_faces(model: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The whitened face pattern and its mirror image (2, n, 2); the directions of their pips off the centre
     (the centre pip left out); and for each direction, which of the two it belongs to.
@@ -1192,22 +1245,19 @@ def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip]
     rnd = np.array([p.roundness for p in g])
     dia = np.array([p.diameter for p in g])
     for k in range(min(6, len(g)), 1, -1):
-        best: tuple[float, tuple[int, ...], float] | None = None
-        for sub in combinations(range(len(g)), k):
-            idx = list(sub)
-            r, d = rnd[idx], dia[idx]
-            if r.max() - r.min() > params.tilt_roundness or d.max() > 1.6 * d.min():
-                continue
-            err = pattern_error(pts[idx], diam)
-            if err >= FIT_ERROR:
-                continue
-            key = err - 0.5 * float(r.mean())
-            if best is None or key < best[0]:
-                best = (key, sub, err)
-        if best is not None:
-            chosen = set(best[1])
+        subs = _subsets(len(g), k)  # (every subset of k pips at once: the search is numpy's, not a loop's)
+        r, d = rnd[subs], dia[subs]
+        alike = (r.max(axis=1) - r.min(axis=1) <= params.tilt_roundness) & (d.max(axis=1) <= 1.6 * d.min(axis=1))
+        if not alike.any():
+            continue
+        subs, r = subs[alike], r[alike]
+        errs = _pattern_errors(pts[subs], diam)
+        keys = np.where(errs < FIT_ERROR, errs - 0.5 * r.mean(axis=1), np.inf)
+        j = int(np.argmin(keys))  # (the first of the best, as combinations orders them)
+        if keys[j] < np.inf:
+            chosen = set(subs[j].tolist())
             # (the error of 2 and 3 pips depends on the pip diameter, here the whole group's)
-            return [g[i] for i in best[1]], rest + [g[i] for i in range(len(g)) if i not in chosen], best[2] if k >= 4 else None
+            return [g[i] for i in subs[j].tolist()], rest + [g[i] for i in range(len(g)) if i not in chosen], float(errs[j]) if k >= 4 else None
     # no pattern of two or more: the roundest pip alone
     i = int(np.argmax(rnd))
     return [g[i]], rest + g[:i] + g[i + 1 :], 0.0

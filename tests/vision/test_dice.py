@@ -433,6 +433,25 @@ def test_face_patterns_are_searched_in_mirror_image_only_when_that_differs() -> 
         assert pattern_error(seen * [-1.0, 1.0], 3.0) < 1e-6  # its mirror image fits as well
 
 
+def test_the_pattern_errors_of_many_sets_at_once_are_each_sets_own() -> None:
+    """_best_face scores every subset of a group's pips at once (_pattern_errors): for 2 to 6 points,
+    face patterns seen askew and noisy, and random points, each error is pattern_error's; and the
+    subsets come in the order of itertools.combinations, whose first best the search keeps."""
+    from itertools import combinations
+
+    from vision.dice import _FACES, _pattern_errors, _subsets, pattern_error
+
+    rng = np.random.default_rng(7)
+    for n in range(2, 7):
+        model = _FACES.get(n, rng.normal(size=(n, 2)))
+        sets = np.stack([(model if k % 2 else rng.normal(size=(n, 2))) @ rng.normal(size=(2, 2)) * 10 + rng.normal(size=(n, 2)) * rng.uniform(0, 2)
+                         for k in range(40)])
+        one_by_one = np.array([pattern_error(pts, 4.0) for pts in sets])
+        assert np.allclose(_pattern_errors(sets, 4.0), one_by_one, rtol=0, atol=1e-12), n
+        assert (one_by_one < 0.35).any() and (one_by_one >= 0.35).any()  # (sets that fit, and sets that do not)
+    assert _subsets(5, 3).tolist() == [list(c) for c in combinations(range(5), 3)]
+
+
 def test_small_dice_are_read_again_from_a_larger_copy() -> None:
     """Dice 24 pixels wide in a 1280 x 720 frame are 12 at the first working scale: one of five is
     lost there; read again from a copy where they are ``work_die`` wide, all five are right."""
