@@ -1176,7 +1176,9 @@ def _pattern_errors(pts: np.ndarray, diam: float) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _subsets(n: int, k: int) -> np.ndarray:
     """Every subset of k of range(n), in the order of :func:`itertools.combinations`: (C, k) indices."""
-    return np.array(list(combinations(range(n), k)), np.intp).reshape(-1, k)
+    subsets = np.array(list(combinations(range(n), k)), np.intp).reshape(-1, k)
+    subsets.setflags(write=False)  # (one array for every caller)
+    return subsets
 
 
 def _white_faces(model: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
