@@ -38,9 +38,11 @@ NETWORKS: dict[str, str] = {
     "standard": MODEL_PATH.name,
     "clear": "dice_cnn_clear.onnx",
 }
-"""The shipped networks by name (files in ``vision/models``): ``standard`` (the default: opaque dice
-of any colour) and ``clear``, trained also on translucent casino dice whose hidden pips show
-through (it reads those far better and opaque dice a little worse: docs/vision.md)."""
+"""The shipped networks by name (files in ``vision/models``): ``standard`` (opaque dice of any colour:
+``Params.network`` unless told otherwise) and ``clear``, trained also on translucent casino dice
+whose hidden pips show through (it reads those far better and opaque dice a little worse:
+docs/vision.md). By default the reader chooses between the two (``vision.dice.AUTO``,
+``vision.dice.ChoosingReader``)."""
 
 
 def network_path(network: str) -> Path | None:
