@@ -1131,7 +1131,9 @@ def _pattern_errors(pts: np.ndarray, diam: float) -> np.ndarray:
     """:func:`pattern_error` of each of ``pts`` (S, n, 2): S sets of n points at once, (S,) errors.
 
     The same arithmetic, set by set, with the rotations of a set whose point lies too near
-    the centre to give a direction left out (as :func:`pattern_error` leaves them out)."""
+    the centre to give a direction left out (as :func:`pattern_error` leaves them out). A test
+    holds the two together. (:func:`pattern_error` keeps its own code for one set: through this
+    function one call takes 11-15 microseconds more, and a camera's look makes 12-33 of them.)"""
     s, n = pts.shape[:2]
     if n == 1:
         return np.zeros(s)
