@@ -62,8 +62,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.dice import AUTO, ChoosingReader, DiceReader, Params, read_dice  # noqa: E402
-from vision.dice_model import network_path  # noqa: E402
+from vision.dice import AUTO, Params, camera_reader, params_for, read_dice  # noqa: E402
 from vision.types import DieReading  # noqa: E402
 
 Frame = tuple[int, int]
@@ -278,8 +277,7 @@ def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | N
         if only != half and (only is not None or half == "inner"):
             continue
         t = Tally()
-        reader: Callable[[np.ndarray], list[DieReading]] = (
-            (ChoosingReader() if params == AUTO else DiceReader(params)) if camera else lambda image: read_dice(image, params))
+        reader: Callable[[np.ndarray], list[DieReading]] = camera_reader(params) if camera else lambda image: read_dice(image, params)
         for name in names:
             image = photo(folder, name)
             if camera:
@@ -336,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.still < 1 or (args.still > 1 and not args.camera):
         ap.error(f"--still {args.still}: 1 or more frames, and more than 1 only with --camera")
     try:
-        params = Params(network=network_path(str(args.model))) if args.model else AUTO if args.network == "auto" else Params(network=network_path(args.network))
+        params = params_for(str(args.model) if args.model else args.network)
     except ValueError as exc:  # (no such file, or not an .onnx file)
         ap.error(f"--model: {exc}")
     cv2.setNumThreads(1)

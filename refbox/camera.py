@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 
 CHOOSE_NETWORK = "auto"
 """``camera.dice_network`` for a camera that chooses the standard or the clear network from its own
-frames (:class:`vision.dice.ChoosingReader`)."""
+frames (:class:`vision.dice.ChoosingReader`; ``vision.dice.CHOOSE``)."""
 
 
 def open_source(spec: str, *, hold_frames: int = 30) -> Any:
@@ -86,13 +86,14 @@ class CameraWorker(threading.Thread):
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK) -> None:
-        from vision.dice_model import network_path
+        from vision.dice import params_for
 
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
         self.zones = zones
         self.dice_network = dice_network
-        self.network_file = None if dice_network == CHOOSE_NETWORK else network_path(dice_network)  # (None: the standard network, or chosen)
+        self.dice_params = params_for(dice_network)  # (refuses a network it does not know, naming it)
+        self.network_file = self.dice_params.network  # (None: the standard network, read first when the camera chooses)
         self._halt = threading.Event()
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
@@ -103,7 +104,7 @@ class CameraWorker(threading.Thread):
         self.join(timeout=5)
 
     def run(self) -> None:
-        from vision.dice import ChoosingReader, DiceReader, Params
+        from vision.dice import ChoosingReader, camera_reader
         from vision.settle import Settler
         from vision.sources import CameraLost
         from vision.tile_contacts import tile_contacts
@@ -120,7 +121,7 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            reader = ChoosingReader() if self.dice_network == CHOOSE_NETWORK else DiceReader(Params(network=self.network_file))
+            reader = camera_reader(self.dice_params)
             settler, tile_settler = Settler(reader, zones=self.zones), TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():

@@ -365,23 +365,23 @@ def start_club(cfg: Config, table: Table, devices: Devices, *, reconnect_max: fl
 def load_dice_network(network: str, key: str = "camera.dice_network") -> Any:
     """How a picture is read with the dice network ``network`` (``camera.dice_network``: a name or an
     ONNX file, :func:`vision.dice_model.network_path`, or ``auto``: the reader chooses), as
-    :class:`vision.dice.Params` (``auto``: :data:`vision.dice.AUTO`). Each network named is
+    :class:`vision.dice.Params` (:func:`vision.dice.params_for`). Each network it reads with is
     loaded once here, so that a name, file or record the reader cannot use is refused at start
     naming the key, the value and the reason. (A camera told ``auto`` chooses from its frames
-    instead: :class:`vision.dice.ChoosingReader`.)"""
-    from vision.dice import AUTO, CHOICE_OF_NETWORKS, Params
-    from vision.dice_model import load_model, network_path
+    instead: :func:`vision.dice.camera_reader`.)"""
+    from vision.dice import CHOOSE, params_for
+    from vision.dice_model import load_model
 
-    from .camera import CHOOSE_NETWORK
     from .config import ConfigError
 
     try:
-        paths = [network_path(name) for name in (CHOICE_OF_NETWORKS if network == CHOOSE_NETWORK else (network,))]
-        for path in paths:
-            load_model(path)
+        params = params_for(network)
+        load_model(params.network)
+        if params.other_network is not None:
+            load_model(params.other_network)
     except ValueError as exc:
-        raise ConfigError(f"{key}: {exc} (or {CHOOSE_NETWORK}: the reader chooses)") from None
-    return AUTO if network == CHOOSE_NETWORK else Params(network=paths[0])
+        raise ConfigError(f"{key}: {exc} (or {CHOOSE}: the reader chooses)") from None
+    return params
 
 
 def load_zones(path: str, key: str = "camera.zones") -> Any:

@@ -136,6 +136,22 @@ surer by more than ``other_margin`` (:func:`read_faces`). Translucent casino dic
 the clear network so, and opaque dice keep the standard network's readings (docs/vision.md,
 "A picture that chooses its network")."""
 
+CHOOSE = "auto"
+"""The network name that has the reader choose between :data:`CHOICE_OF_NETWORKS` (:func:`params_for`)."""
+
+
+def params_for(network: str) -> Params:
+    """How a picture is read by the network named ``network`` (``camera.dice_network``): :data:`AUTO`
+    for ``auto`` (:data:`CHOOSE`), else by that network alone: a name of
+    ``vision.dice_model.NETWORKS`` or an ``.onnx`` file (:func:`vision.dice_model.network_path`,
+    which refuses anything else with a ValueError naming it). A camera given these reads as
+    :func:`camera_reader` makes it.
+
+    >>> params_for("auto") is AUTO, params_for("standard") == DEFAULT
+    (True, True)
+    """
+    return AUTO if network == CHOOSE else Params(network=network_path(network))
+
 
 @dataclass(frozen=True)
 class Pip:
@@ -602,6 +618,17 @@ class ChoosingReader:
             if len(self.surer) >= self.at_least:
                 self.chosen = self.names[1] if median(self.surer) > self.margin else self.names[0]
         return look
+
+
+def camera_reader(params: Params = AUTO) -> DiceReader | ChoosingReader:
+    """The reader of a camera's frames that reads as ``params`` do (:func:`params_for`): for
+    :data:`AUTO` a :class:`ChoosingReader`, which chooses from the frames (not frame by frame, as a
+    picture does), else a :class:`DiceReader`.
+
+    >>> type(camera_reader()).__name__, type(camera_reader(DEFAULT)).__name__
+    ('ChoosingReader', 'DiceReader')
+    """
+    return ChoosingReader() if params == AUTO else DiceReader(params)
 
 
 def in_changed_parts(look: Look) -> bool:
