@@ -280,7 +280,7 @@ def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | N
         reader: Callable[[np.ndarray], list[DieReading]] = camera_reader(params) if camera else lambda image: read_dice(image, params)
         for name in names:
             image = photo(folder, name)
-            if camera:
+            if camera and still > 1:
                 framed = in_frame(image, frame)[0] if frame is not None else image
                 for _ in range(still - 1):  # (the frames before the one scored, as the settler waits for them)
                     reader(framed)
