@@ -213,6 +213,7 @@ class Look:
     regions: tuple[np.ndarray, np.ndarray] | None = None  # work's lone-die outlines (die_regions)
     network: Path | None = None  # the network whose readings these are (Params.network, or Params.other_network when its were kept)
     table: Table | None = None  # the table it was read against (table_model, table_background)
+    reduced: np.ndarray | None = None  # work reduced 8 times (table_model), which the parts were found in
 
     @property
     def faces(self) -> list[Face]:
@@ -241,10 +242,10 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
     reduced, it is looked at again at the scale :func:`better_scale` gives, and
     only then are the candidates read (:func:`read_faces`).
     """
-    work, scale, regions, faces, parts, seen = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table)
+    work, scale, regions, faces, parts, seen, small = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table)
     again = better_scale(faces, scale, params)
     if again is not None:
-        work, scale, regions, faces, parts, seen = _candidates(image, params, again, changed_only, table)
+        work, scale, regions, faces, parts, seen, small = _candidates(image, params, again, changed_only, table)
     chosen, found, network = read_faces(image, work, scale, faces, regions, params)
     out: list[DieReading] = []
     for f in chosen:
@@ -258,7 +259,7 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
             )
         )
     out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return Look(work, scale, faces, out, parts, found, regions, network, seen)
+    return Look(work, scale, faces, out, parts, found, regions, network, seen, small)
 
 
 def read_faces(
@@ -338,10 +339,11 @@ _Box = tuple[int, int, int, int]
 
 def _candidates(
     image: np.ndarray, params: Params, scale: float, changed_only: bool = False, table: Table | None = None
-) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None, Table]:
+) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None, Table, np.ndarray]:
     """The picture at ``scale`` (:func:`working_copy`), that scale, its lone-die outlines (:func:`die_regions`),
     its candidate faces, its parts that differ from the table (:func:`changed_parts`): with
-    ``changed_only`` only those are searched; and that table.
+    ``changed_only`` only those are searched; that table; and the picture reduced 8 times, which
+    the parts were found in (:func:`table_model`).
 
     The table is the picture's own (:func:`table_model`, :func:`table_background`), or with
     ``changed_only`` the given ``table`` of the working copy's size (a whole earlier frame's:
@@ -350,16 +352,16 @@ def _candidates(
     work, scale = working_copy(image, scale)
     small = _reduced(work)
     if changed_only and table is not None and table.background.shape == work.shape:
-        parts = changed_parts(small, table.model, work.shape, params)
+        parts = changed_parts(small, table.model, work.shape, params, table.watch)
         if parts is not None:
-            return _in_parts(work, scale, parts, table, params)
+            return (*_in_parts(work, scale, parts, table, params), small)
     model = _table_median(small)
     table = Table(model, table_background(work, model))
     parts = changed_parts(small, model, work.shape, params)
     if changed_only and parts is not None:
-        return _in_parts(work, scale, parts, table, params)
+        return (*_in_parts(work, scale, parts, table, params), small)
     regions = die_regions(work, table.background, params) if params.region_colour > 0 else None
-    return work, scale, regions, candidate_faces(work, params, table.background, regions), parts, table
+    return work, scale, regions, candidate_faces(work, params, table.background, regions), parts, table, small
 
 
 def _in_parts(
@@ -390,7 +392,9 @@ _PART_MARGIN = 16
 round its pips, and the blurs of the pip evidence reach about 12 pixels."""
 
 
-def changed_parts(small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], params: Params = DEFAULT) -> list[_Box] | None:
+def changed_parts(
+    small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], params: Params = DEFAULT, watch: np.ndarray | None = None
+) -> list[_Box] | None:
     """Boxes (x0, y0, x1, y1: working pixels) of a picture of ``shape`` that hold all that differs from the table;
     None when they would cover more than ``params.part_share`` of it (then it is read whole).
 
@@ -401,7 +405,9 @@ def changed_parts(small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], 
     finds that out from a look at a whole frame (:class:`DiceReader`).
     """
     h, w = shape[:2]
-    change = cv2.absdiff(small, model).max(axis=2) > params.part_colour
+    change = _channel_max(cv2.absdiff(small, model)) > params.part_colour
+    if watch is not None:
+        change |= watch
     if not change.any():
         return []
     grown = cv2.dilate(change.view(np.uint8), np.ones((2 * _PART_GROW + 1, 2 * _PART_GROW + 1), np.uint8))
@@ -415,6 +421,11 @@ def changed_parts(small: np.ndarray, model: np.ndarray, shape: tuple[int, ...], 
     if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > params.part_share * w * h:
         return None
     return boxes
+
+
+def _channel_max(image: np.ndarray) -> np.ndarray:
+    """The largest of a picture's three channels at each pixel (``image.max(axis=2)``, which takes 25 times as long)."""
+    return np.maximum(np.maximum(image[:, :, 0], image[:, :, 1]), image[:, :, 2])
 
 
 def _merged(boxes: list[_Box]) -> list[_Box]:
@@ -495,13 +506,22 @@ class DiceReader:
     and more of a frame read in parts); a frame that differs from it too
     widely is read against its own table, which is kept from then on.
 
+    That table's median smooths away what is thin (a tray's printed rim),
+    which then differs from it in every frame. So the reader learns what
+    stays: a block of the frame reduced 8 times that has stayed as it was for
+    ``rest_frames`` frames, with no die read on it or beside it, becomes
+    table as the frame shows it; blocks where a die was read within
+    ``rest_frames`` frames are searched whatever they show (:class:`Table`).
+
     >>> DiceReader()(np.zeros((100, 100, 3), np.uint8))
     []
     """
 
-    def __init__(self, params: Params = DEFAULT, memory: int = 9, check_every: int = 10, scale_margin: float = STEADY) -> None:
+    def __init__(self, params: Params = DEFAULT, memory: int = 9, check_every: int = 10, scale_margin: float = STEADY, rest_frames: int = 5) -> None:
         if check_every < 1:
             raise ValueError(f"check_every {check_every!r}: expected a whole look every 1 or more frames")
+        if not 1 <= rest_frames <= 255:
+            raise ValueError(f"rest_frames {rest_frames!r}: expected 1 to 255 frames at rest before a block is learnt as table")
         self.params = params
         self.sizes: dict[tuple[int, int], deque[float]] = {}  # frame (height, width) -> its last dice sizes, in the frame's pixels
         self.memory = memory
@@ -511,6 +531,10 @@ class DiceReader:
         self.tables: dict[tuple[int, int], Table] = {}  # frame (height, width) -> the table its parts are found against: the last one a look made its own
         self.scale_margin = scale_margin
         self.scales: dict[tuple[int, int], float] = {}  # frame (height, width) -> the scale its last frame was read at first
+        self.rest_frames = rest_frames
+        self.last: dict[tuple[int, int], np.ndarray] = {}  # frame (height, width) -> its last frame reduced 8 times
+        self.quiet: dict[tuple[int, int], np.ndarray] = {}  # frame (height, width) -> per reduced pixel, frames unchanged with no die read beside it
+        self.since: dict[tuple[int, int], np.ndarray] = {}  # frame (height, width) -> per reduced pixel, frames since a die was read on it or beside it
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`): the one that makes
@@ -523,6 +547,32 @@ class DiceReader:
         if wanted is None or wanted == 1.0 or kept is None:  # (the frame's own size, asked for: no resize at all)
             return wanted
         return kept if abs(wanted - kept) <= self.scale_margin * kept else wanted
+
+    def _learn(self, key: tuple[int, int], look: Look) -> None:
+        """Count, for each block of the frame reduced 8 times, the frames since a die was read on it or beside
+        it, and the frames it has stayed as it was with none read there; blocks quiet for ``rest_frames`` frames
+        become the table the next frame's parts are found against (where they show what the frame shows),
+        and blocks where a die was read within ``rest_frames`` frames are searched whatever they show."""
+        small, last, quiet, since = look.reduced, self.last.get(key), self.quiet.get(key), self.since.get(key)
+        if small is None:
+            return
+        if last is None or quiet is None or since is None or last.shape != small.shape:
+            quiet, since = np.zeros(small.shape[:2], np.uint8), np.full(small.shape[:2], 255, np.uint8)
+        else:
+            quiet, since = cv2.add(quiet, 1), cv2.add(since, 1)  # (saturating at 255)
+            quiet[_channel_max(cv2.absdiff(small, last)) > self.params.part_colour] = 0
+        k = look.scale / 8.0  # (image pixels to reduced pixels)
+        for x0, y0, x1, y1 in (r.box for r in look.readings if r.box is not None):  # (look_at gives each reading its box)
+            near = (slice(max(0, int(y0 * k) - 1), int(y1 * k) + 2), slice(max(0, int(x0 * k) - 1), int(x1 * k) + 2))
+            quiet[near] = 0
+            since[near] = 0
+        self.last[key], self.quiet[key], self.since[key] = small, quiet, since
+        kept = self.tables.get(key)
+        if kept is None or kept.model.shape != small.shape:
+            return
+        model = kept.model.copy()
+        np.copyto(model, small, where=(quiet >= self.rest_frames)[:, :, None])
+        self.tables[key] = Table(model, kept.background, since < self.rest_frames)
 
     def reads_in_parts(self, shape: tuple[int, ...]) -> bool | None:
         """Are frames of this shape read only where they differ from the table (True), whole since a check
@@ -547,6 +597,7 @@ class DiceReader:
         look = look_at(image, self.params, scale, changed_only=in_parts, table=table)
         if look.table is not None and look.table is not table:  # (a table of its own: a whole look, or a frame that differs from the last table too widely)
             self.tables[key] = look.table
+        self._learn(key, look)
         if in_parts:
             self.unchecked[key] = self.unchecked.get(key, 0) + 1
         elif trusted is not False:
@@ -1087,8 +1138,9 @@ class Table:
     """The table without the dice, as a reader finds the changed parts of a picture against it:
     :func:`table_model`'s median and :func:`table_background`, in working pixels."""
 
-    model: np.ndarray
+    model: np.ndarray  # the picture reduced 8 times without the dice (a camera's: with the blocks it learnt, DiceReader)
     background: np.ndarray
+    watch: np.ndarray | None = None  # reduced pixels searched whether they differ from the model or not: where a camera's last frames read dice
 
 
 _FACES: dict[int, np.ndarray] = {
