@@ -43,6 +43,7 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
+from .pixels import channel_max, channel_min
 from .types import TileReading
 
 # Outline tests: a point shows the edge when outside and inside differ by this much;
@@ -840,7 +841,7 @@ def _balanced_marks(image: np.ndarray, tiles: list[_Tile]) -> np.ndarray | None:
     gain = 255.0 / np.maximum(light, 32.0)
     if float(gain.max()) < 1.1 * float(gain.min()):
         return None
-    return _blank_read(np.clip((image * gain.astype(np.float32)).min(axis=2), 0, 255).astype(np.uint8), tiles)
+    return _blank_read(np.clip(channel_min(image * gain.astype(np.float32)), 0, 255).astype(np.uint8), tiles)
 
 
 def _blank_read(chan: np.ndarray, tiles: list[_Tile]) -> np.ndarray:
@@ -870,8 +871,8 @@ def read_dominoes(image: np.ndarray) -> list[TileReading]:
     if min(h, w) < 24:
         return []
     block = _odd(max(15, min(h, w) / 16))
-    dark_marks = image.min(axis=2)
-    light_marks = 255 - image.max(axis=2)
+    dark_marks = channel_min(image)
+    light_marks = 255 - channel_max(image)
     tiles: list[_Tile] = []
     sure: list[_Tile] = []  # tiles read clearly: a divider found again there is skipped
     width, extra = math.inf, False
