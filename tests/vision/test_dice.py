@@ -768,6 +768,13 @@ def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_di
     second = _printed_tray(render_dice([1, 3, 5, 5], seed=22)[0])
     assert [rounded(reader(second)) for _ in range(4)] == [rounded(read_dice(second, DEFAULT))] * 4
     assert reader.rest_frames == 3 and DiceReader().rest_frames == 5
+    # a camera's frames are never twice the same: sensor noise of 4 grey levels moves no block of 8 x 8 pixels
+    rng = np.random.default_rng(5)
+    noisy = DiceReader(rest_frames=3)
+    frames = [np.clip(first + rng.normal(0.0, 4.0, first.shape), 0, 255).astype(np.uint8) for _ in range(8)]
+    looks = [noisy.look(frame) for frame in frames]
+    assert all(values(look.readings) == values(read_dice(first, DEFAULT)) for look in looks)
+    assert looks[-1].parts is not None and sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in looks[-1].parts) < 0.3 * looks[-1].work[:, :, 0].size
     for bad in (0, 256):
         with pytest.raises(ValueError, match=f"rest_frames {bad}"):
             DiceReader(rest_frames=bad)
