@@ -24,3 +24,16 @@ def table_coloured_dice():
     from vision.synth import render_dice
 
     return render_dice([2, 4, 5], seed=0, table=(170, 70, 120), body=(180, 80, 130), pip=(140, 40, 90))[0]
+
+
+def printed_tray(frame):
+    """``frame`` (1280 x 720) with a tray's printed rim round it: a thin line and a row of dots 40 px
+    apart, which the table's median leaves out, so that they differ from it in every frame."""
+    import cv2
+
+    out = frame.copy()
+    cv2.rectangle(out, (40, 40), (1240, 680), (200, 200, 60), 3)
+    for x in range(60, 1240, 40):
+        for y in (56, 664):
+            cv2.circle(out, (x, y), 3, (20, 20, 20), -1)
+    return out

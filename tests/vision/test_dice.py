@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bench.dice_accuracy import in_frame
-from tests.support import table_coloured_dice
+from tests.support import printed_tray, table_coloured_dice
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
@@ -735,17 +735,6 @@ def test_a_camera_reader_finds_the_parts_against_the_table_of_its_last_whole_loo
     assert values(look.readings) == [2, 5] and look.table is not kept and reader.tables[key].background is look.table.background
 
 
-def _printed_tray(frame: np.ndarray) -> np.ndarray:
-    """``frame`` with a tray's printed rim round it: a thin line and a row of dots, which the table's
-    median leaves out, so that they differ from it."""
-    out = frame.copy()
-    cv2.rectangle(out, (40, 40), (1240, 680), (200, 200, 60), 3)
-    for x in range(60, 1240, 40):
-        for y in (56, 664):
-            cv2.circle(out, (x, y), 3, (20, 20, 20), -1)
-    return out
-
-
 def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_dice() -> None:
     """A tray's printed rim differs from the table's median all round: every part frame searched it
     (the bench's real 10-dice frames: about 40 of 60 candidates). Blocks that stay as they were for
@@ -755,7 +744,7 @@ def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_di
     from vision.dice import in_changed_parts
 
     key = (720, 1280)
-    first = _printed_tray(render_dice([2, 4, 6], seed=21)[0])
+    first = printed_tray(render_dice([2, 4, 6], seed=21)[0])
     alone = rounded(read_dice(first, DEFAULT))
     reader = DiceReader(rest_frames=3)
     looks = [reader.look(first) for _ in range(9)]
@@ -765,7 +754,7 @@ def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_di
     table = reader.tables[key]
     k = looks[-1].scale / 8  # (the frame's pixels to reduced working pixels)
     assert table.watch is not None and all(table.watch[int(r.center[1] * k), int(r.center[0] * k)] for r in looks[-1].readings)
-    second = _printed_tray(render_dice([1, 3, 5, 5], seed=22)[0])
+    second = printed_tray(render_dice([1, 3, 5, 5], seed=22)[0])
     assert [rounded(reader(second)) for _ in range(4)] == [rounded(read_dice(second, DEFAULT))] * 4
     assert reader.rest_frames == 3 and DiceReader().rest_frames == 5
     # a camera's frames are never twice the same: sensor noise of 4 grey levels moves no block of 8 x 8 pixels

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from tests.support import printed_tray
+from vision.dice import DiceReader
 from vision.settle import Settler, skin_fraction
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
@@ -201,3 +203,19 @@ def test_a_settler_reads_with_a_camera_reader_that_remembers_its_scale() -> None
     rolls = feed_all(s, [small] * 8)
     assert [sorted(r.value or 0 for r in dice) for _, dice in rolls] == [[3, 4, 6]]
     assert isinstance(s.reader, DiceReader) and (s.reader.scale(small.shape) or 0) > 0.5
+
+
+def test_each_roll_is_taken_right_on_a_tray_whose_rim_the_reader_learns() -> None:
+    """A tray's printed rim differs from the table's median: the camera's reader learns it as table
+    over the still frames (DiceReader.rest_frames), and searches only round the dice. Throw after
+    throw, on that learnt table, the settler still takes each roll as it lies."""
+    reader = DiceReader()
+    s = Settler(reader)
+    throws = [[3, 4, 5], [1, 6], [2, 2, 6, 6], [5]]
+    frames: list[np.ndarray] = []
+    for k, values in enumerate(throws):
+        frames += [printed_tray(f) for f in rolling(values, 4, 40 + k) + still(values, 20, 50 + k)]
+    got = feed_all(s, frames)
+    assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [sorted(v) for v in throws]
+    look = reader.look(frames[-1])
+    assert look.parts is not None and sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in look.parts) < 0.2 * look.work[:, :, 0].size
