@@ -471,6 +471,16 @@ def _scale_for(die_px: float, scale: float, params: Params) -> float | None:
     return min(1.0, params.work_die / die_px)
 
 
+@dataclass(frozen=True)
+class _Rest:
+    """What a camera's reader remembers of its table at rest (:meth:`DiceReader._learn`), per block of the
+    frame reduced 8 times."""
+
+    last: np.ndarray  # the last frame reduced 8 times
+    quiet: np.ndarray  # frames each block has stayed as it was with no die read on it or beside it (uint8, at most 255)
+    since: np.ndarray  # frames since a die was read on each block or beside it (uint8, at most 255)
+
+
 STEADY = 0.1
 """A camera's reader keeps the scale it reads at while the one its dice's size asks for differs from it
 by at most this share, unless that is the frame's own size (:meth:`DiceReader.scale`)."""
@@ -528,9 +538,7 @@ class DiceReader:
         self.scale_margin = scale_margin
         self.scales: dict[tuple[int, int], float] = {}  # frame (height, width) -> the scale its last frame was read at first
         self.rest_frames = rest_frames
-        self.last: dict[tuple[int, int], np.ndarray] = {}  # frame (height, width) -> its last frame reduced 8 times
-        self.quiet: dict[tuple[int, int], np.ndarray] = {}  # frame (height, width) -> per reduced pixel, frames unchanged with no die read beside it
-        self.since: dict[tuple[int, int], np.ndarray] = {}  # frame (height, width) -> per reduced pixel, frames since a die was read on it or beside it
+        self.rest: dict[tuple[int, int], _Rest] = {}  # frame (height, width) -> what its last frames showed of the table at rest (_learn)
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`): the one that makes
@@ -549,20 +557,22 @@ class DiceReader:
         it, and the frames it has stayed as it was with none read there; blocks quiet for ``rest_frames`` frames
         become the table the next frame's parts are found against (where they show what the frame shows),
         and blocks where a die was read within ``rest_frames`` frames are searched whatever they show."""
-        small, last, quiet, since = look.reduced, self.last.get(key), self.quiet.get(key), self.since.get(key)
+        small, rest = look.reduced, self.rest.get(key)
         if small is None:
             return
-        if last is None or quiet is None or since is None or last.shape != small.shape:
+        quiet: np.ndarray
+        since: np.ndarray
+        if rest is None or rest.last.shape != small.shape:
             quiet, since = np.zeros(small.shape[:2], np.uint8), np.full(small.shape[:2], 255, np.uint8)
         else:
-            quiet, since = cv2.add(quiet, 1), cv2.add(since, 1)  # (saturating at 255)
-            quiet[channel_max(cv2.absdiff(small, last)) > self.params.part_colour] = 0
+            quiet, since = cv2.add(rest.quiet, 1), cv2.add(rest.since, 1)  # (saturating at 255)
+            quiet[channel_max(cv2.absdiff(small, rest.last)) > self.params.part_colour] = 0
         k = look.scale / 8.0  # (image pixels to reduced pixels)
         for x0, y0, x1, y1 in (r.box for r in look.readings if r.box is not None):  # (look_at gives each reading its box)
             near = (slice(max(0, int(y0 * k) - 1), int(y1 * k) + 2), slice(max(0, int(x0 * k) - 1), int(x1 * k) + 2))
             quiet[near] = 0
             since[near] = 0
-        self.last[key], self.quiet[key], self.since[key] = small, quiet, since
+        self.rest[key] = _Rest(small, quiet, since)
         kept = self.tables.get(key)
         if kept is None or kept.model.shape != small.shape:
             return
