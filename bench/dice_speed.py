@@ -22,7 +22,8 @@ again); a camera's default reader (``vision.dice.ChoosingReader``,
 ``camera.dice_network`` auto) reads with one network and has the other read the
 candidates of one frame in ten. The lines "as a camera" time that steady state:
 each frame read by a ``ChoosingReader`` that has read it before as often as it
-compares frames before it chooses.
+compares frames before it chooses, by when it has also learnt what stays of the
+table (a tray's rim) and searches only round the dice.
 
 With ``--against REV`` (a git revision of this repository) the reader of that
 revision (its ``vision`` package and network, extracted to a temporary folder)
@@ -129,7 +130,9 @@ def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
     the frame as often as it compares frames before it chooses (``at_least``), so that it is in its
     steady state: it compares one frame in ``compare_every``. A revision without one has its
     ``DiceReader``, which has read the frame once. Today's reads the frame at the scale it settled
-    on, in the parts that differ from the table, and whole every ``check_every``-th time. A revision
+    on, in the parts that differ from the table it has learnt from the readings before (what stays
+    for ``DiceReader.rest_frames``, 5, fewer than ``at_least``, 9), and whole every
+    ``check_every``-th time. A revision
     without either (before cameras remembered a scale) reads as ``read`` does."""
     module = sys.modules[getattr(read, "__module__", "")]
     camera = getattr(module, "ChoosingReader", None) or getattr(module, "DiceReader", None)
