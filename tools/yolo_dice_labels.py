@@ -1,6 +1,7 @@
 """Turn a YOLO export of labelled dice photos into a labelled photo set as bench/dice_accuracy.py and the trainer read it.
 
-Usage: ``python tools/yolo_dice_labels.py SRC_DIR OUT_DIR --origin "github.com/OWNER/REPO @COMMIT PATH, LICENCE" [--one-per-photo] [--splits train,valid,test] [--median K]``
+Usage: ``python tools/yolo_dice_labels.py SRC_DIR OUT_DIR --origin "github.com/OWNER/REPO @COMMIT PATH, LICENCE" [--one-per-photo] [--splits train,valid,test]
+[--photos REGEX] [--median K]``
 
 ``SRC_DIR`` is a YOLO export (as Roboflow writes them): ``data.yaml`` naming the
 classes, and ``images/`` with ``labels/`` beside them, either in ``SRC_DIR``
@@ -9,7 +10,8 @@ unless ``--splits`` names some: an extra set is trained on whole, see
 ``tools/train_dice_classifier.py --extra``, so an export's ``valid`` and
 ``test`` photos can be kept apart as a set to measure the reader on).
 Each label line is ``class cx cy w h`` in shares of the picture; a class must be
-named by a die value, ``'1'`` to ``'6'`` (``names: ['1', '2', ...]``).
+named by a die value, ``'1'`` to ``'6'`` (``names: ['1', '2', ...]``), alone or
+after a word and an underscore, a hyphen or a space (``'dice_1'``).
 
 ``--one-per-photo`` keeps one of the copies an export made of each photo:
 Roboflow names them ``<photo>_jpg.rf.<hash>.jpg`` and augments the training
@@ -20,6 +22,11 @@ order of each ``<photo>`` is kept.
 instead of copying it: Roboflow's training copies often carry salt-and-pepper
 noise (Dice-3: on 1 % of the pixels), whose specks the reader takes for pips and
 a network trained on them learns; the origin line says so.
+
+``--photos REGEX`` keeps only the photos whose file name it matches (Python's
+``re.search``): an export that merged several sources, some of them photos
+already in a set measured on, gives the others alone; the origin line names
+the expression.
 
 ``OUT_DIR`` gets ``images/`` (the photos, copied), ``labels.json``
 (``{"file.jpg": [{"value": 1..6, "box": [x0, y0, x1, y1]}, ...]}``, boxes in
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import shutil
 import sys
 from collections.abc import Sequence
@@ -67,12 +75,17 @@ def class_values(data_yaml: Path) -> list[int]:
         raise ValueError(f"{data_yaml}: its 'names:' is not a list of quoted class names") from None
     values = []
     for i, name in enumerate(names):
-        if str(name) not in {"1", "2", "3", "4", "5", "6"}:
-            raise ValueError(f"{data_yaml}: class {i} is named {name!r}, not a die value 1-6")
-        values.append(int(name))
+        value = _DIE_VALUE.fullmatch(str(name))
+        if value is None:
+            raise ValueError(f"{data_yaml}: class {i} is named {name!r}, not a die value 1-6 (alone or after a word and _, - or a space)")
+        values.append(int(value[1]))
     if not values:
         raise ValueError(f"{data_yaml}: 'names:' lists no classes")
     return values
+
+
+_DIE_VALUE = re.compile(r"(?:[A-Za-z]+[_\- ])?([1-6])")
+"""A class name that is a die value: ``'4'``, or after a word (``'dice_4'``, ``'die-4'``, ``'d 4'``)."""
 
 
 def dice_of(label_file: Path, values: list[int], width: int, height: int) -> list[dict]:
@@ -105,10 +118,15 @@ SPLITS = ("train", "valid", "test")
 
 
 def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, splits: Sequence[str] = SPLITS,
-            median: int = 0) -> dict[str, list[dict]]:
+            median: int = 0, photos: str | None = None) -> dict[str, list[dict]]:
     """Write ``out`` (images/, labels.json, ORIGIN.md) from the YOLO export ``src``; the labels written
-    (``median``: each photo median-filtered that many pixels wide instead of copied, 0 for none)."""
+    (``median``: each photo median-filtered that many pixels wide instead of copied, 0 for none;
+    ``photos``: only the photos whose file name this regular expression matches, None for all)."""
     origin_line(origin)  # (refused before anything is written)
+    try:
+        chosen = None if photos is None else re.compile(photos)
+    except re.error as e:
+        raise ValueError(f"--photos {photos!r}: not a regular expression ({e})") from None
     if median and (median < 3 or median % 2 == 0):
         raise ValueError(f"--median {median}: an odd width of 3 or more pixels expected")
     values = class_values(src / "data.yaml")
@@ -118,12 +136,15 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[dict]] = {}
     seen: set[str] = set()
-    orphans = copies = 0
+    orphans = copies = left = 0
     for split in folders:
         if (split / "labels").is_dir():
             orphans += sum(1 for p in (split / "labels").glob("*.txt")
                            if not any((split / "images" / (p.stem + s)).is_file() for s in IMAGE_SUFFIXES + (".JPG", ".PNG")))
         for image_file in sorted(p for p in (split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+            if chosen is not None and not chosen.search(image_file.name):
+                left += 1
+                continue
             label_file = split / "labels" / (image_file.stem + ".txt")
             if not label_file.is_file():
                 raise ValueError(f"{image_file}: no label file {label_file}")
@@ -142,10 +163,14 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
                 cv2.imwrite(str(out / "images" / image_file.name), cv2.medianBlur(image, median), [cv2.IMWRITE_JPEG_QUALITY, 95])
             else:
                 shutil.copyfile(image_file, out / "images" / image_file.name)
-    filtered = f"each photo median-filtered {median}x{median} (tools/yolo_dice_labels.py --median {median})" if median else ""
+    how = [f"only the photos whose name matches {photos!r} (tools/yolo_dice_labels.py --photos)"] if photos is not None else []
+    how += [f"each photo median-filtered {median}x{median} (tools/yolo_dice_labels.py --median {median})"] if median else []
+    filtered = "; ".join(how)
     write_set(out, labels, origin, filtered, "tools/yolo_dice_labels.py", src)
     if orphans:
         print(f"{orphans} label files without a photo skipped", file=sys.stderr)
+    if left:
+        print(f"{left} photos whose name --photos does not match left out", file=sys.stderr)
     if copies:
         print(f"{copies} more copies of photos already taken skipped (--one-per-photo)", file=sys.stderr)
     return labels
@@ -167,11 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--splits", type=_splits, default=SPLITS, metavar="NAMES",
                     help="the export's folders to take, comma-separated, of train, valid, test (default all)")
     ap.add_argument("--origin", required=True, help="one line: where the photos come from (repository, commit, folder) and their licence")
+    ap.add_argument("--photos", metavar="REGEX", help="only the photos whose file name this regular expression matches (re.search)")
     ap.add_argument("--median", type=int, default=0, metavar="K",
                     help="write each photo median-filtered K x K pixels (odd; against an export's salt-and-pepper noise)")
     args = ap.parse_args(argv)
     try:
-        labels = convert(args.src, args.out, args.origin, args.one_per_photo, args.splits, args.median)
+        labels = convert(args.src, args.out, args.origin, args.one_per_photo, args.splits, args.median, args.photos)
     except (ValueError, OSError) as e:
         print(f"yolo_dice_labels: {e}", file=sys.stderr)
         return 2

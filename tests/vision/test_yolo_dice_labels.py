@@ -50,10 +50,17 @@ def test_a_one_line_names_list_is_read_too(tool: dict, tmp_path: Path) -> None:
     assert tool["class_values"](tmp_path / "data.yaml") == [6, 1]
 
 
+def test_a_die_value_may_follow_a_word(tool: dict, tmp_path: Path) -> None:
+    (tmp_path / "data.yaml").write_text("nc: 4\nnames: ['dice_3', 'die-1', 'd 6', 'Dice_2']\n")
+    assert tool["class_values"](tmp_path / "data.yaml") == [3, 1, 6, 2]
+
+
 @pytest.mark.parametrize(
     "names, label, message",
     [
         ("names: ['1', 'd20']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named 'd20', not a die value 1-6"),
+        ("names: ['dice_1', 'dice_7']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named 'dice_7', not a die value 1-6"),
+        ("names: ['1', '_2']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named '_2', not a die value 1-6"),
         ("names: ['1', '2']\n", "2 0.5 0.5 0.1 0.1\n", "a.txt:1: class 2 is not one of the 2 classes"),
         ("names: ['1', '2']\n", "1 0.5 0.5 0.1\n", "a.txt:1: '1 0.5 0.5 0.1' is not 'class cx cy w h'"),
         ("names: ['1', '2']\n", "\n1 0.5 0.5 0.1 x\n", "a.txt:2: '1 0.5 0.5 0.1 x' is not 'class cx cy w h'"),
@@ -89,6 +96,20 @@ def test_splits_and_one_copy_of_each_photo_can_be_chosen(tool: dict, tmp_path: P
     assert tool["_splits"]("valid,test") == ("valid", "test")
     with pytest.raises(argparse.ArgumentTypeError, match="'val': names of train, valid, test expected"):
         tool["_splits"]("val")
+
+
+def test_only_the_photos_a_pattern_matches_can_be_taken(tool: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    names = "names: ['1', '2']\n"
+    src = export(tmp_path / "src", names, {"PXL_1_jpg.rf.aa": "0 0.5 0.5 0.1 0.1\n", "00001_jpg.rf.bb": "1 0.5 0.5 0.1 0.1\n", "IMG_2019_jpg.rf.cc": ""})
+    assert tool["main"]([str(src), str(tmp_path / "out"), "--origin", "github.com/x/y @abc, CC BY 4.0", "--photos", "^(PXL_|[0-9]{5}_jpg)"]) == 0
+    assert sorted(json.loads((tmp_path / "out" / "labels.json").read_text())) == ["00001_jpg.rf.bb.jpg", "PXL_1_jpg.rf.aa.jpg"]
+    assert sorted(p.name for p in (tmp_path / "out" / "images").iterdir()) == ["00001_jpg.rf.bb.jpg", "PXL_1_jpg.rf.aa.jpg"]
+    assert "1 photos whose name --photos does not match left out" in capsys.readouterr().err
+    first = (tmp_path / "out" / "ORIGIN.md").read_text().splitlines()[0]
+    assert first == "# github.com/x/y @abc, CC BY 4.0 — only the photos whose name matches '^(PXL_|[0-9]{5}_jpg)' (tools/yolo_dice_labels.py --photos)"
+    assert tool["main"]([str(src), str(tmp_path / "bad"), "--origin", "x, MIT", "--photos", "(PXL"]) == 2
+    assert "--photos '(PXL': not a regular expression (missing ), unterminated subpattern" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
 
 
 def test_photos_can_be_median_filtered_against_salt_and_pepper_noise(tool: dict, tmp_path: Path) -> None:
