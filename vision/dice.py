@@ -481,6 +481,18 @@ class _Rest:
     since: np.ndarray  # frames since a die was read on each block or beside it (uint8, at most 255)
 
 
+@dataclass
+class _Frames:
+    """What a camera's reader remembers of its frames of one size (:class:`DiceReader`)."""
+
+    sizes: deque[float]  # the dice's size in its last frames that showed a clear face, in the frame's pixels (the last ``memory``)
+    scale: float | None = None  # the scale its last frame was read at first (None: first_scale)
+    table: Table | None = None  # the table its parts are found against: the last one a look made its own
+    parts_hold_dice: bool | None = None  # did the last check find every die in the changed parts (None: not checked yet)
+    unchecked: int = 0  # frames read in parts since the last check
+    rest: _Rest | None = None  # what its last frames showed of the table at rest (_learn)
+
+
 STEADY = 0.1
 """A camera's reader keeps the scale it reads at while the one its dice's size asks for differs from it
 by at most this share, unless that is the frame's own size (:meth:`DiceReader.scale`)."""
@@ -529,35 +541,29 @@ class DiceReader:
         if not 1 <= rest_frames <= 255:
             raise ValueError(f"rest_frames {rest_frames!r}: expected 1 to 255 frames at rest before a block is learnt as table")
         self.params = params
-        self.sizes: dict[tuple[int, int], deque[float]] = {}  # frame (height, width) -> its last dice sizes, in the frame's pixels
         self.memory = memory
         self.check_every = check_every
-        self.parts_hold_dice: dict[tuple[int, int], bool] = {}  # frame (height, width) -> did the last check find every die in the changed parts
-        self.unchecked: dict[tuple[int, int], int] = {}  # frame (height, width) -> frames read in parts since the last check
-        self.tables: dict[tuple[int, int], Table] = {}  # frame (height, width) -> the table its parts are found against: the last one a look made its own
         self.scale_margin = scale_margin
-        self.scales: dict[tuple[int, int], float] = {}  # frame (height, width) -> the scale its last frame was read at first
         self.rest_frames = rest_frames
-        self.rest: dict[tuple[int, int], _Rest] = {}  # frame (height, width) -> what its last frames showed of the table at rest (_learn)
+        self.frames: dict[tuple[int, int], _Frames] = {}  # frame (height, width) -> what it remembers of frames of that size
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
         """The scale frames of this shape are read at first (None: :func:`first_scale`): the one that makes
         their dice ``params.work_die`` wide (at most 1.0), or the one the last frame was read at while
         that one is within ``scale_margin`` of it and below 1.0."""
-        key = (int(shape[0]), int(shape[1]))
-        sizes = self.sizes.get(key)
-        wanted = _scale_for(float(median(sizes)), first_scale(shape), self.params) if sizes else None
-        kept = self.scales.get(key)
+        seen = self.frames.get((int(shape[0]), int(shape[1])))
+        wanted = _scale_for(float(median(seen.sizes)), first_scale(shape), self.params) if seen is not None and seen.sizes else None
+        kept = None if seen is None else seen.scale
         if wanted is None or wanted == 1.0 or kept is None:  # (the frame's own size, asked for: no resize at all)
             return wanted
         return kept if abs(wanted - kept) <= self.scale_margin * kept else wanted
 
-    def _learn(self, key: tuple[int, int], look: Look) -> None:
+    def _learn(self, seen: _Frames, look: Look) -> None:
         """Count, for each block of the frame reduced 8 times, the frames since a die was read on it or beside
         it, and the frames it has stayed as it was with none read there; blocks quiet for ``rest_frames`` frames
         become the table the next frame's parts are found against (where they show what the frame shows),
         and blocks where a die was read within ``rest_frames`` frames are searched whatever they show."""
-        small, rest = look.reduced, self.rest.get(key)
+        small, rest = look.reduced, seen.rest
         if small is None:
             return
         quiet: np.ndarray
@@ -572,18 +578,19 @@ class DiceReader:
             near = (slice(max(0, int(y0 * k) - 1), int(y1 * k) + 2), slice(max(0, int(x0 * k) - 1), int(x1 * k) + 2))
             quiet[near] = 0
             since[near] = 0
-        self.rest[key] = _Rest(small, quiet, since)
-        kept = self.tables.get(key)
+        seen.rest = _Rest(small, quiet, since)
+        kept = seen.table
         if kept is None or kept.model.shape != small.shape:
             return
         model = kept.model.copy()
         np.copyto(model, small, where=(quiet >= self.rest_frames)[:, :, None])
-        self.tables[key] = Table(model, kept.background, since < self.rest_frames)
+        seen.table = Table(model, kept.background, since < self.rest_frames)
 
     def reads_in_parts(self, shape: tuple[int, ...]) -> bool | None:
         """Are frames of this shape read only where they differ from the table (True), whole since a check
         found a die outside those parts (False), or not checked yet (None)?"""
-        return self.parts_hold_dice.get((int(shape[0]), int(shape[1])))
+        seen = self.frames.get((int(shape[0]), int(shape[1])))
+        return None if seen is None else seen.parts_hold_dice
 
     def __call__(self, image: np.ndarray) -> list[DieReading]:
         return self.look(image).readings
@@ -592,26 +599,24 @@ class DiceReader:
         """:func:`look_at` of the next frame at the scale this camera's frames are read at, remembering its dice's size
         (and, on a whole look, whether the changed parts hold its dice)."""
         key = (int(image.shape[0]), int(image.shape[1]))
-        trusted = self.reads_in_parts(image.shape)
-        in_parts = trusted is True and self.unchecked.get(key, 0) < self.check_every
-        table = self.tables.get(key)
         scale = self.scale(image.shape)
-        if scale is None:
-            self.scales.pop(key, None)
-        else:
-            self.scales[key] = scale
+        seen = self.frames.setdefault(key, _Frames(deque(maxlen=self.memory)))
+        trusted = seen.parts_hold_dice
+        in_parts = trusted is True and seen.unchecked < self.check_every
+        table = seen.table
+        seen.scale = scale
         look = look_at(image, self.params, scale, changed_only=in_parts, table=table)
         if look.table is not None and look.table is not table:  # (a table of its own: a whole look, or a frame that differs from the last table too widely)
-            self.tables[key] = look.table
-        self._learn(key, look)
+            seen.table = look.table
+        self._learn(seen, look)
         if in_parts:
-            self.unchecked[key] = self.unchecked.get(key, 0) + 1
+            seen.unchecked += 1
         elif trusted is not False:
-            self.parts_hold_dice[key] = in_changed_parts(look)
-            self.unchecked[key] = 0
+            seen.parts_hold_dice = in_changed_parts(look)
+            seen.unchecked = 0
         die_px = look.die_px  # (a median over the faces: once a frame)
         if die_px:
-            self.sizes.setdefault(key, deque(maxlen=self.memory)).append(die_px)
+            seen.sizes.append(die_px)
         return look
 
 

@@ -707,7 +707,7 @@ def test_a_camera_reader_reads_the_changed_parts_and_checks_them_on_a_whole_fram
     for _ in range(23):
         assert values(reader(img)) == [1, 3, 6]
     assert looks == [False] + [True] * 10 + [False] + [True] * 10 + [False]
-    assert reader.parts_hold_dice == {(720, 1280): True} and reader.reads_in_parts(img.shape) is True
+    assert list(reader.frames) == [(720, 1280)] and reader.reads_in_parts(img.shape) is True
     with pytest.raises(ValueError, match="check_every 0"):
         DiceReader(check_every=0)
 
@@ -722,17 +722,17 @@ def test_a_camera_reader_finds_the_parts_against_the_table_of_its_last_whole_loo
     key = (720, 1280)
     for k in range(7):
         frame, _ = render_dice([1 + (k + i) % 6 for i in range(3)], seed=10 + k)
-        kept = reader.tables.get(key)
+        kept = reader.frames[key].table if key in reader.frames else None
         look = reader.look(frame)
         assert values(look.readings) == values(read_dice(frame, DEFAULT)), k
         if k in (0, 5):  # (a whole look: the first, and after four in parts, check_every)
-            assert look.table is not kept and reader.tables[key].background is look.table.background, k  # (its own, kept from now on)
+            assert look.table is not kept and reader.frames[key].table.background is look.table.background, k  # (its own, kept from now on)
         else:
             assert look.parts is not None and look.table is kept, k
     red, _ = render_dice([2, 5], seed=3, table=(40, 40, 150))
-    kept = reader.tables[key]
+    kept = reader.frames[key].table
     look = reader.look(red)
-    assert values(look.readings) == [2, 5] and look.table is not kept and reader.tables[key].background is look.table.background
+    assert values(look.readings) == [2, 5] and look.table is not kept and reader.frames[key].table.background is look.table.background
 
 
 def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_dice() -> None:
@@ -751,7 +751,7 @@ def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_di
     searched = [1.0 if look.parts is None else sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in look.parts) / look.work[:, :, 0].size for look in looks]
     assert all(rounded(look.readings) == alone for look in looks) and all(in_changed_parts(look) for look in looks)
     assert searched[:4] == [1.0] * 4 and max(searched[4:]) < 0.3, searched  # (the rim, learnt after three quiet frames)
-    table = reader.tables[key]
+    table = reader.frames[key].table
     k = looks[-1].scale / 8  # (the frame's pixels to reduced working pixels)
     assert table.watch is not None and all(table.watch[int(r.center[1] * k), int(r.center[0] * k)] for r in looks[-1].readings)
     second = printed_tray(render_dice([1, 3, 5, 5], seed=22)[0])
@@ -793,4 +793,4 @@ def test_dice_the_colour_of_the_table_keep_a_camera_reading_whole_frames() -> No
     assert reader.reads_in_parts(img.shape) is None  # (not checked yet)
     for _ in range(12):
         assert rounded(reader(img)) == rounded(whole.readings)  # every frame read whole: the first check failed
-    assert reader.parts_hold_dice == {(720, 1280): False} and reader.reads_in_parts(img.shape) is False
+    assert list(reader.frames) == [(720, 1280)] and reader.reads_in_parts(img.shape) is False
