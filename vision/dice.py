@@ -600,7 +600,9 @@ class DiceReader:
         (and, on a whole look, whether the changed parts hold its dice)."""
         key = (int(image.shape[0]), int(image.shape[1]))
         scale = self.scale(image.shape)
-        seen = self.frames.setdefault(key, _Frames(deque(maxlen=self.memory)))
+        seen = self.frames.get(key)
+        if seen is None:
+            seen = self.frames[key] = _Frames(deque(maxlen=self.memory))
         trusted = seen.parts_hold_dice
         in_parts = trusted is True and seen.unchecked < self.check_every
         table = seen.table
