@@ -57,6 +57,10 @@ from bench.dice_accuracy import origin_line, write_set  # noqa: E402  (the label
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
+_DIE_VALUE = re.compile(r"(?:[A-Za-z]+[_\- ])?([1-6])")
+"""A class name that is a die value: ``'4'``, or after a word (``'dice_4'``, ``'die-4'``, ``'d 4'``)."""
+
+
 def class_values(data_yaml: Path) -> list[int]:
     """The die value of each class id, from the ``names:`` of a YOLO ``data.yaml``: a one-line list
     (``names: ['1', '2']``) or a block of ``- '1'`` lines."""
@@ -82,10 +86,6 @@ def class_values(data_yaml: Path) -> list[int]:
     if not values:
         raise ValueError(f"{data_yaml}: 'names:' lists no classes")
     return values
-
-
-_DIE_VALUE = re.compile(r"(?:[A-Za-z]+[_\- ])?([1-6])")
-"""A class name that is a die value: ``'4'``, or after a word (``'dice_4'``, ``'die-4'``, ``'d 4'``)."""
 
 
 def dice_of(label_file: Path, values: list[int], width: int, height: int) -> list[dict]:
