@@ -15,7 +15,8 @@ log = logging.getLogger(__name__)
 
 CHOOSE_NETWORK = "auto"
 """``camera.dice_network`` for a camera that chooses the standard or the clear network from its own
-frames (:class:`vision.dice.ChoosingReader`; ``vision.dice.CHOOSE``)."""
+frames (:class:`vision.dice.ChoosingReader`): ``vision.dice.CHOOSE``, written out here so that this
+module loads without OpenCV (a test holds the two together)."""
 
 
 def open_source(spec: str, *, hold_frames: int = 30) -> Any:

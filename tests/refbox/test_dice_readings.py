@@ -14,13 +14,13 @@ import cv2
 import numpy as np
 import pytest
 
-from refbox.camera import CameraWorker, open_source
+from refbox.camera import CHOOSE_NETWORK, CameraWorker, open_source
 from refbox.config import ConfigError, from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, load_dice_network, start_camera
 from refbox.table import Table
 from tests.support import table_coloured_dice, wait_until
-from vision.dice import AUTO, Params
+from vision.dice import AUTO, CHOOSE, Params
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
 from vision.zones import Zones
@@ -155,6 +155,11 @@ def test_a_camera_told_auto_chooses_the_clear_network_for_casino_dice(tmp_path):
         worker.stop()
     finally:
         table.stop()
+
+
+def test_the_cameras_name_for_choosing_is_the_readers():
+    """``refbox.camera`` names the choosing network without loading the reader; the reader must take that name."""
+    assert CHOOSE_NETWORK == CHOOSE
 
 
 @pytest.mark.parametrize("purple", [False, True])
