@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable
 
 
@@ -37,3 +38,22 @@ def printed_tray(frame):
         for y in (56, 664):
             cv2.circle(out, (x, y), 3, (20, 20, 20), -1)
     return out
+
+
+def drawn_photo_set(folder: Path, count: int, seed: int) -> list[str]:
+    """``count`` drawn tables of two dice as a labelled photo set (images/, labels.json); their names."""
+    import json
+
+    import cv2
+
+    from vision.synth import render_dice
+
+    (folder / "images").mkdir(parents=True)
+    labels = {}
+    for i in range(count):
+        image, dice = render_dice([1 + i % 6, 6 - i % 6], size=(320, 240), die=40.0, seed=seed + i)
+        name = f"t{seed}_{i}.png"
+        cv2.imwrite(str(folder / "images" / name), image)
+        labels[name] = [{"value": v, "box": [x - 20, y - 20, x + 20, y + 20]} for v, (x, y) in dice]
+    (folder / "labels.json").write_text(json.dumps(labels))
+    return sorted(labels)

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support import drawn_photo_set
 from vision.synth import face_geometry
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "train_dice_classifier.py"
@@ -122,32 +123,15 @@ def test_an_extra_set_must_say_where_its_photos_come_from(trainer: dict, tmp_pat
         trainer["extra_origin"](tmp_path)
 
 
-def _photo_set(folder: Path, count: int, seed: int) -> list[str]:
-    """``count`` drawn tables of two dice as a labelled photo set (images/, labels.json); their names."""
-    import json
-
-    from vision.synth import render_dice
-
-    (folder / "images").mkdir(parents=True)
-    labels = {}
-    for i in range(count):
-        image, dice = render_dice([1 + i % 6, 6 - i % 6], size=(320, 240), die=40.0, seed=seed + i)
-        name = f"t{seed}_{i}.png"
-        cv2.imwrite(str(folder / "images" / name), image)
-        labels[name] = [{"value": v, "box": [x - 20, y - 20, x + 20, y + 20]} for v, (x, y) in dice]
-    (folder / "labels.json").write_text(json.dumps(labels))
-    return sorted(labels)
-
-
 def test_every_photo_of_an_extra_set_is_trained_on_and_of_the_photo_sets_only_the_part(trainer: dict, tmp_path: Path) -> None:
     import sys
 
     sys.path.insert(0, str(TOOL.parents[1] / "bench"))
     from dice_accuracy import part_photos
 
-    names = _photo_set(tmp_path / "data" / "a", 12, 0)
+    names = drawn_photo_set(tmp_path / "data" / "a", 12, 0)
     extra = tmp_path / "extra"
-    _photo_set(extra, 3, 100)
+    drawn_photo_set(extra, 3, 100)
     (extra / "ORIGIN.md").write_text("# drawn for this test, no licence needed\n")
     x, y, used = trainer["collect"](tmp_path / "data", np.random.default_rng(0), "tune", synthetic=0, extra=[extra])
     tune = part_photos(names, "tune")
