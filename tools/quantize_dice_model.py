@@ -1,4 +1,4 @@
-"""Make the 8-bit copy of a dice network that the reader runs: its convolutions in whole numbers, a third faster on the CPU.
+"""Make an 8-bit copy of a dice network that the reader can run: convolutions in whole numbers, faster on the CPU.
 
 Usage: ``python tools/quantize_dice_model.py DATA_DIR [--model vision/models/dice_cnn.onnx]
 [--out vision/models/dice_cnn_int8.onnx] [--extra DIR ...] [--crops N] [--seed N] [--round-first]``
