@@ -493,6 +493,11 @@ class _Frames:
     rest: _Rest | None = None  # what its last frames showed of the table at rest (_learn)
 
 
+def _size_of(shape: tuple[int, ...]) -> tuple[int, int]:
+    """A frame's (height, width), the key of what a camera's reader remembers of frames of that size."""
+    return int(shape[0]), int(shape[1])
+
+
 STEADY = 0.1
 """A camera's reader keeps the scale it reads at while the one its dice's size asks for differs from it
 by at most this share, unless that is the frame's own size (:meth:`DiceReader.scale`)."""
@@ -551,7 +556,10 @@ class DiceReader:
         """The scale frames of this shape are read at first (None: :func:`first_scale`): the one that makes
         their dice ``params.work_die`` wide (at most 1.0), or the one the last frame was read at while
         that one is within ``scale_margin`` of it and below 1.0."""
-        seen = self.frames.get((int(shape[0]), int(shape[1])))
+        return self._scale(self.frames.get(_size_of(shape)), shape)
+
+    def _scale(self, seen: _Frames | None, shape: tuple[int, ...]) -> float | None:
+        """:meth:`scale` from what this reader remembers of frames of this shape (None: nothing)."""
         wanted = _scale_for(float(median(seen.sizes)), first_scale(shape), self.params) if seen is not None and seen.sizes else None
         kept = None if seen is None else seen.scale
         if wanted is None or wanted == 1.0 or kept is None:  # (the frame's own size, asked for: no resize at all)
@@ -589,7 +597,7 @@ class DiceReader:
     def reads_in_parts(self, shape: tuple[int, ...]) -> bool | None:
         """Are frames of this shape read only where they differ from the table (True), whole since a check
         found a die outside those parts (False), or not checked yet (None)?"""
-        seen = self.frames.get((int(shape[0]), int(shape[1])))
+        seen = self.frames.get(_size_of(shape))
         return None if seen is None else seen.parts_hold_dice
 
     def __call__(self, image: np.ndarray) -> list[DieReading]:
@@ -598,11 +606,11 @@ class DiceReader:
     def look(self, image: np.ndarray) -> Look:
         """:func:`look_at` of the next frame at the scale this camera's frames are read at, remembering its dice's size
         (and, on a whole look, whether the changed parts hold its dice)."""
-        key = (int(image.shape[0]), int(image.shape[1]))
-        scale = self.scale(image.shape)
+        key = _size_of(image.shape)
         seen = self.frames.get(key)
         if seen is None:
             seen = self.frames[key] = _Frames(deque(maxlen=self.memory))
+        scale = self._scale(seen, image.shape)  # (a new record remembers no size: first_scale, as for none)
         trusted = seen.parts_hold_dice
         in_parts = trusted is True and seen.unchecked < self.check_every
         table = seen.table
