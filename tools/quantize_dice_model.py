@@ -58,7 +58,7 @@ from dice_accuracy import part_photos, photo  # noqa: E402
 from train_dice_classifier import extra_origin, samples_of  # noqa: E402
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, network_readings  # noqa: E402
-from vision.dice_model import CROP_FACTOR, DiceNet, crops, features  # noqa: E402
+from vision.dice_model import CROP_FACTOR, DiceNet, crop_features  # noqa: E402
 
 CALIBRATION_CROPS = 3000
 SEED = 7
@@ -81,7 +81,7 @@ def calibration_crops(data_dir: Path, extra: list[Path], crop: int, norm: str, c
                 boxes = np.zeros((len(rows), 4), np.float32)
                 boxes[:, :2] = rows[:, :2]
                 boxes[:, 2] = CROP_FACTOR * rows[:, 2]
-                feats.append(features(crops(work, boxes, crop), norm))
+                feats.append(crop_features(work, boxes, crop, norm))
         used.append(f"{folder.name}: {len(names)} tune photos" if part == "tune" else f"{folder.name}: all {len(names)} photos")
     x = np.concatenate(feats)
     return x[np.random.default_rng(seed).permutation(len(x))[:count]], used
@@ -116,7 +116,9 @@ def quantize(model: Path, out: Path, x: np.ndarray, crop: int, round_first: bool
 
 
 def readings(net: DiceNet, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each crop's reading as the reader takes it (-1 no die, 0 unsure, else the value) and its probabilities."""
+    """Each crop's reading by the network (:func:`vision.dice.network_readings`: -1 no die, below ``min_die``; 0 unsure, below
+    ``CONFIDENCE_THRESHOLD``; else the value) and its probabilities. (The reader also drops an unsure crop that is not
+    surely a die, ``unsure_die``; counted here as unsure, as the figures in docs/vision.md were.)"""
     p = np.concatenate([net.predict(x[i : i + 512]) for i in range(0, len(x), 512)])
     die, value, confidence = network_readings(p)
     return np.where(die < DEFAULT.min_die, -1, np.where(confidence < CONFIDENCE_THRESHOLD, 0, value)), p
