@@ -17,7 +17,9 @@ reader needs nothing else at run time. With ``--round-first`` the first
 convolution is in 8 bits too (0.12 ms a crop), which rounds the features:
 most of what such a copy reads otherwise comes from that rounding, and it
 reads seven fewer of the third set's dice (docs/vision.md, "Training the
-network for its 8-bit copy"). No copy is shipped yet.
+network for its 8-bit copy"). The reader runs the default copies of the two
+shipped networks, ``dice_cnn_int8.onnx`` and ``dice_cnn_clear_int8.onnx``
+(docs/vision.md, "The 8-bit copies shipped").
 
 The calibration crops are cut as the reader cuts them (``CROP_FACTOR`` die
 sizes wide, not turned) round the classical reader's candidates and the

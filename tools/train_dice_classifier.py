@@ -38,7 +38,10 @@ ReLU and 2x2 max pooling, then two dense layers with dropout) is trained by
 AdamW on class-balanced cross-entropy with a cosine learning rate; batch
 normalisation is folded into the convolutions when OpenCV loads the ONNX file.
 The network is written as ONNX, and the data sets used and their digest to a
-JSON record beside it.
+JSON record beside it. The reader runs an 8-bit copy of it, made next by
+tools/quantize_dice_model.py (``dice_cnn.onnx`` → ``dice_cnn_int8.onnx``, the
+file ``vision.dice_model.MODEL_PATH`` names): a network trained anew reaches
+the reader only once its copy is made.
 
 Settings to try for a network that generalises better: ``--dropout`` (before
 each dense layer, default 0.3), ``--weight-decay`` (AdamW, default 1e-3),

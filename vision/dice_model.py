@@ -3,11 +3,13 @@
 The classical reader (:mod:`vision.dice`) proposes candidate faces; this
 module cuts a square crop round each candidate, normalises it, and a small
 convolutional network gives the probability of "no die" (class 0) and of each
-top value 1..6. The network ships as ``vision/models/dice_cnn.onnx`` (with
-``dice_cnn.json`` beside it: the data it was trained on and that data's
-digest) and is made by ``tools/train_dice_classifier.py`` from the *tune* part
-of the labelled photo sets and the photos of a third set (see
-vision/models/README.md and docs/vision.md for the data's origin); it runs
+top value 1..6. The network is made by ``tools/train_dice_classifier.py``
+(``vision/models/dice_cnn.onnx``, with ``dice_cnn.json`` beside it: the data
+it was trained on and that data's digest) from the *tune* part of the
+labelled photo sets and the photos of a third set (see vision/models/README.md
+and docs/vision.md for the data's origin); the reader runs its copy with the
+second and third convolutions in 8 bits, ``dice_cnn_int8.onnx``, made by
+``tools/quantize_dice_model.py`` (its record says from which file). It runs
 on the CPU through ``cv2.dnn``, nothing else is needed at run time. A second
 network, ``clear`` (:data:`NETWORKS`), is trained also on translucent casino dice.
 
@@ -32,17 +34,19 @@ CROP = 32
 CROP_FACTOR = 1.5
 """The crop is this many estimated die sizes wide (the whole die, also when the candidate is a side face)."""
 
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice_cnn.onnx"
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice_cnn_int8.onnx"
 
 NETWORKS: dict[str, str] = {
     "standard": MODEL_PATH.name,
-    "clear": "dice_cnn_clear.onnx",
+    "clear": "dice_cnn_clear_int8.onnx",
 }
 """The shipped networks by name (files in ``vision/models``): ``standard`` (opaque dice of any colour:
 ``Params.network`` unless told otherwise) and ``clear``, trained also on translucent casino dice
 whose hidden pips show through (it reads those far better and opaque dice a little worse:
 docs/vision.md). By default the reader chooses between the two (``vision.dice.AUTO``,
-``vision.dice.ChoosingReader``)."""
+``vision.dice.ChoosingReader``). Each is the 8-bit copy (``tools/quantize_dice_model.py``) of the
+trained network beside it, ``dice_cnn.onnx`` and ``dice_cnn_clear.onnx``; a trained network's file
+is a network too (:func:`network_path`)."""
 
 
 def network_path(network: str) -> Path | None:
@@ -52,7 +56,7 @@ def network_path(network: str) -> Path | None:
     refused with a ValueError naming it.
 
     >>> network_path("clear").name
-    'dice_cnn_clear.onnx'
+    'dice_cnn_clear_int8.onnx'
     >>> network_path("standard") is None
     True
     """
@@ -151,7 +155,7 @@ class DiceNet:
     """The shipped network, loaded once: :meth:`predict` gives class probabilities (n, 7) for features (n, 3 * crop * crop).
 
     The side of its crops, :attr:`crop`, is the ``"crop"`` of the record
-    beside the model (``dice_cnn.json``); loading checks that the network
+    beside the model (``dice_cnn_int8.json``); loading checks that the network
     takes crops of that side. How its crops are standardised, :attr:`norm`
     (:func:`features`), is the record's ``"features"`` (``"lightness"`` when
     the record names none). An OpenCV DNN net holds its buffers, so calls
@@ -195,7 +199,7 @@ class DiceNet:
         return np.asarray(out, np.float32).reshape(n, -1)
 
     def origin(self) -> dict[str, Any]:
-        """What the network was trained on (``dice_cnn.json`` beside the model)."""
+        """What the network was trained on (the ``.json`` beside the model: ``dice_cnn_int8.json``)."""
         meta = self.path.with_suffix(".json")
         try:
             return dict(json.loads(meta.read_text()))

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from vision.dice import Params, read_dice
-from vision.dice_model import CROP, MODEL_PATH, classify, crop_features, crops, features, load_model, network_path
+from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, Params, network_readings, read_dice
+from vision.dice_model import CROP, MODEL_PATH, NETWORKS, classify, crop_features, crops, features, load_model, network_path
 from vision.synth import draw_die
 
 
@@ -119,9 +121,29 @@ def test_the_clear_network_ships_and_records_the_casino_dice_it_learnt() -> None
     assert origin["trainer"] == "tools/train_dice_classifier.py" and model.crop == origin["crop"]
 
 
+@pytest.mark.parametrize("name", sorted(NETWORKS))
+def test_each_shipped_network_is_the_8_bit_copy_of_the_trained_network_beside_it(name: str) -> None:
+    copy = load_model(MODEL_PATH.parent / NETWORKS[name])
+    record = copy.origin()
+    made = re.fullmatch(r"the second and third convolutions in 8 bits .* of (\S+\.onnx) \(SHA-1 ([0-9a-f]{40})\), by tools/quantize_dice_model.py .*", record.pop("quantized"))
+    assert made, "the record says how the copy was made, from which file"
+    source = MODEL_PATH.parent / made[1]
+    assert source.name == NETWORKS[name].replace("_int8", "") and hashlib.sha1(source.read_bytes()).hexdigest() == made[2]
+    trained = load_model(source)
+    assert record == trained.origin()  # the same data, training and crops
+    # and it reads as its network does: drawn dice of every value, and crops of nothing in particular
+    img = np.full((200, 1300, 3), (175, 180, 185), np.uint8)
+    for value in range(1, 7):
+        draw_die(img, value, (100 + 200 * value, 100), 34, 15.0 * value, body=(40, 40, 190), pip=(240, 240, 240))
+    boxes = np.array([[100.0 + 200 * v, 100.0, 34.0] for v in range(7)], np.float32)
+    a, b = classify(img, boxes, trained), classify(img, boxes, copy)
+    assert list(np.argmax(a[1:], axis=1)) == list(np.argmax(b[1:], axis=1)) == [1, 2, 3, 4, 5, 6]
+    assert np.abs(a - b).max() < 0.05
+
+
 def test_networks_are_named_or_given_as_onnx_files(tmp_path: Path) -> None:
     assert network_path("standard") is None  # MODEL_PATH, looked up when loaded (benches swap it)
-    assert network_path("clear") == MODEL_PATH.parent / "dice_cnn_clear.onnx"
+    assert network_path("clear") == MODEL_PATH.parent / "dice_cnn_clear_int8.onnx"
     own = tmp_path / "own.onnx"
     own.write_bytes(b"")
     assert network_path(str(own)) == own
@@ -153,10 +175,13 @@ def test_classifies_a_drawn_die(value: int) -> None:
     assert int(np.argmax(p[0])) == value
 
 
-def test_table_without_a_die_is_no_die() -> None:
+@pytest.mark.parametrize("name", sorted(NETWORKS))
+def test_table_without_a_die_is_no_die(name: str) -> None:
     img = np.full((200, 200, 3), (175, 180, 185), np.uint8)
-    p = classify(img, np.array([[100.0, 100.0, 34.0]], np.float32))
-    assert int(np.argmax(p[0])) == 0
+    p = classify(img, np.array([[100.0, 100.0, 34.0]], np.float32), load_model(network_path(name)))
+    # a plain crop is no value in particular: the reader drops it, not surely a die and no value sure
+    die, _, confidence = network_readings(p)
+    assert die[0] < DEFAULT.min_die and confidence[0] < CONFIDENCE_THRESHOLD
 
 
 def test_a_model_on_larger_crops_reads_crops_of_its_side(tmp_path: Path) -> None:
