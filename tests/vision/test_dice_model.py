@@ -132,7 +132,7 @@ def test_each_shipped_network_is_the_8_bit_copy_of_the_trained_network_beside_it
     trained = load_model(source)
     assert record == trained.origin()  # the same data, training and crops
     # and it reads as its network does: drawn dice of every value, and crops of nothing in particular
-    img = np.full((200, 1300, 3), (175, 180, 185), np.uint8)
+    img = np.full((200, 1400, 3), (175, 180, 185), np.uint8)  # (the first crop, at x 100, on the bare table)
     for value in range(1, 7):
         draw_die(img, value, (100 + 200 * value, 100), 34, 15.0 * value, body=(40, 40, 190), pip=(240, 240, 240))
     boxes = np.array([[100.0 + 200 * v, 100.0, 34.0] for v in range(7)], np.float32)
