@@ -25,7 +25,10 @@ a network trained on them learns; the origin line says so. With ``--specks``
 only the specks are replaced by the median (:func:`despeckle`), and the rest
 of the photo is kept as it was: a median filter also smooths what is fine in
 a photo (a granite table's grain, a pip's edge), which the valid and test
-copies of such an export, without the noise, keep.
+copies of such an export, without the noise, keep. (The shipped networks were
+trained on Dice-3's copies median-filtered; trained on them despeckled, they
+read fewer of the third set's dice: docs/vision.md, "Dice-3's training photos
+with only their specks removed".)
 
 ``--photos REGEX`` keeps only the photos whose file name it matches (Python's
 ``re.search``): an export that merged several sources, some of them photos
