@@ -636,7 +636,9 @@ class ChoosingReader:
     Frames are read by a :class:`DiceReader` with the chosen network: at first the
     first of ``networks`` (the standard network). The candidates of the first
     ``at_least`` frames that show dice are read by the other network too
-    (:func:`read_faces`: the frame is not searched again), and after them those of
+    (:func:`learned_faces`: the frame is not searched again, not even a copy of
+    it half as large for dice too big to read, as :func:`read_faces` would
+    when a reading is unsure), and after them those of
     the first frame with dice once ``compare_every`` frames have passed; for each
     such frame where both read dice, how much surer the second network's readings
     are than the first's (their mean confidence) is remembered, the last
@@ -683,7 +685,7 @@ class ChoosingReader:
             return look
         self.since = 0
         other = self.names[1] if self.chosen == self.names[0] else self.names[0]
-        theirs = read_faces(image, look.work, look.scale, look.candidates, look.regions, self.params[other])[0]
+        theirs = learned_faces(look.work, look.candidates, self.params[other], look.regions)  # (its candidates alone: no search of the frame)
         if theirs:
             seen = {self.chosen: mean_confidence(look.readings), other: mean_confidence(theirs)}
             self.surer.append(seen[self.names[1]] - seen[self.names[0]])

@@ -204,20 +204,24 @@ def test_a_picture_read_surely_by_the_standard_network_is_not_read_by_the_other(
 
 
 def test_a_choosing_reader_reads_the_candidates_it_found_again_with_the_other_network(monkeypatch) -> None:
-    """On the frames it compares, a ChoosingReader does not search the frame again: the candidates the
-    chosen network's look found are read by the other network (read_faces)."""
+    """On the frames it compares, a ChoosingReader does not search the frame again, nor a copy of it half as
+    large for big dice: the candidates the chosen network's look found are read by the other network
+    (learned_faces), once a frame."""
     import vision.dice
 
-    looks, reads = [], []
-    real_look, real_read = vision.dice.look_at, vision.dice.read_faces
+    looks, faces_read, reads = [], [], []
+    real_look, real_faces, real_read = vision.dice.look_at, vision.dice.read_faces, vision.dice.learned_faces
     monkeypatch.setattr(vision.dice, "look_at", lambda *a, **k: looks.append(1) or real_look(*a, **k))
-    monkeypatch.setattr(vision.dice, "read_faces", lambda *a, **k: reads.append(a[-1].network) or real_read(*a, **k))
+    monkeypatch.setattr(vision.dice, "read_faces", lambda *a, **k: faces_read.append(a[-1].network) or real_faces(*a, **k))
+    monkeypatch.setattr(vision.dice, "learned_faces", lambda *a, **k: reads.append(a[2].network) or real_read(*a, **k))
     reader = ChoosingReader()
     frames = [_photo(FIXTURES / name) for name in sorted(json.loads((FIXTURES / "labels.json").read_text()))]
     for frame in frames:
         reader(frame)
     assert len(looks) == len(frames) and len(reader.surer) == len(frames)  # (every frame compared: fewer than at_least)
-    assert reads.count(network_path("clear")) == len(frames) and reads.count(None) == len(frames)
+    # read_faces (which searches a half-size copy when a reading is unsure) only in the chosen network's looks
+    assert faces_read == [None] * len(frames)
+    assert reads.count(network_path("clear")) == len(frames)
 
 
 def test_a_choosing_reader_takes_the_clear_network_for_translucent_dice_and_keeps_the_standard_one_for_opaque_dice() -> None:
