@@ -661,6 +661,8 @@ class ChoosingReader:
     ) -> None:
         if compare_every < 1 or at_least < 1 or memory < at_least:
             raise ValueError(f"compare_every {compare_every!r}, at_least {at_least!r}, memory {memory!r}: expected 1 or more, and memory at least at_least")
+        if not params.learned:
+            raise ValueError("params.learned False: a ChoosingReader chooses between networks, and the classical reader reads with none (use a DiceReader)")
         self.names = networks
         self.params = {name: replace(params, network=network_path(name), other_network=None) for name in networks}
         self.chosen = networks[0]

@@ -244,6 +244,8 @@ def test_a_choosing_reader_takes_the_clear_network_for_translucent_dice_and_keep
     assert opaque.at_least <= len(opaque.surer) <= opaque.at_least + len(frames) // opaque.compare_every
     with pytest.raises(ValueError, match="memory at least at_least"):
         ChoosingReader(at_least=9, memory=5)
+    with pytest.raises(ValueError, match="params.learned False: a ChoosingReader chooses between networks"):
+        ChoosingReader(replace(DEFAULT, learned=False))
 
 
 # Regression floors, a little under what the reader does on these eight photos
