@@ -110,6 +110,7 @@ class Params:
     clear_roundness: float = 0.85  # a face whose pips are this round ...
     second_opinion: float = 0.15  # ... keeps its pip count when the network gives that count this much
     agree_roundness: float = 0.75  # a face of round pips (this much) in a good pattern whose count the network reads is its die
+    lone_one: float = 0.9  # a lone pip as round that the network reads as a one this surely is its die's top face
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)
@@ -1647,12 +1648,14 @@ def one_per_die(
     picture's; of a kept candidate that agrees, its own if bigger, up to twice
     the picture's: its pips' spread measures it), or lying in the outline of
     one lone die (``regions``, :func:`die_regions`), are one die, and the first
-    of them in this order wins: candidates that agree, then the surest. (A crop
-    round a stray blob of a die, a corner or a side face's pip, often reads the
-    die as surely as the crop round its top face; it lies off the die's centre,
-    so two of them on either side of the die can be further apart than
-    ``same_die``; the top face between them, whose pips the network counts
-    alike, is the die.)
+    of them in this order wins: candidates that agree, then lone round pips
+    the network surely reads as a one (``agree_roundness``, ``lone_one``),
+    then the surest. (A crop round a stray blob of a die, a corner or a side
+    face's pip, often reads the die as surely as the crop round its top face;
+    it lies off the die's centre, so two of them on either side of the die can
+    be further apart than ``same_die``; the top face between them, whose pips
+    the network counts alike, or the one pip it reads as the one it is, is the
+    die.)
     """
     return _keep(cands, size, regions, params).faces()
 
@@ -1660,10 +1663,15 @@ def one_per_die(
 def _keep(cands: list[tuple[Face, float, bool]], size: float, regions: tuple[np.ndarray, np.ndarray] | None, params: Params) -> _Dice:
     """:func:`one_per_die`'s dice: the candidates in its order, each kept unless a die kept before claims it."""
     dice = _Dice(size, regions, params)
-    for f, _, agreed in sorted(cands, key=lambda t: (not t[2], -t[1])):
+    for f, _, agreed in sorted(cands, key=lambda t: (not t[2], not _lone_one(t[0], params), -t[1])):
         if not dice.claims(f):
             dice.keep(f, agreed)
     return dice
+
+
+def _lone_one(f: Face, params: Params) -> bool:
+    """Is ``f`` a lone pip seen about squarely (``agree_roundness``) that the network surely reads as a one?"""
+    return f.value == 1 and f.pips == 1 and f.roundness >= params.agree_roundness and f.confidence >= params.lone_one
 
 
 class _Dice:

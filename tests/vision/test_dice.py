@@ -371,6 +371,27 @@ def test_a_clear_face_the_network_counts_alike_is_the_die_before_surer_stray_pip
     assert sorted(f.x for f in one_per_die(cands, 30.0)) == [86.0, 114.0]
 
 
+def test_a_round_lone_pip_read_surely_as_a_one_is_the_die_before_surer_corners() -> None:
+    # a die showing a one (byler IMG_20191208_112714): crops round two of its dark corners,
+    # diagonally across it, read it as a one a little more surely (0.974, 0.867) than the crop
+    # round its round pip (0.965), and lie further apart than `same_die`; the pip between them is
+    # the die: one reading there
+    from dataclasses import replace
+
+    from vision.dice import Face, one_per_die
+
+    pip = Face(100.0, 100.0, 30.0, 1, 0.965, 0.99, (85.0, 85.0, 115.0, 115.0), 1)
+    corner = replace(pip, x=88.0, y=88.0, roundness=0.44, confidence=0.974)
+    other = replace(pip, x=112.0, y=113.0, roundness=0.61, confidence=0.867)
+    cands = [(corner, 0.974, False), (pip, 0.965, False), (other, 0.867, False)]
+    assert [(f.x, f.y) for f in one_per_die(cands, 24.0)] == [(100.0, 100.0)]
+    # a pip seen askew, or a one read unsurely (a pip of a two read as a one at 0.59), is no such
+    # face: the surest crops stand
+    for odd in (replace(pip, roundness=0.6), replace(pip, confidence=0.59)):
+        cands[1] = (odd, odd.confidence, False)
+        assert sorted(f.x for f in one_per_die(cands, 24.0)) == [88.0, 112.0]
+
+
 def test_a_face_agrees_with_the_network_when_its_round_pips_are_the_count_read() -> None:
     # a top face seen a little askew (pips 0.8 round) agrees; a side face (flat pips), a lone pip,
     # a loose pattern, another count or an unsure reading do not
