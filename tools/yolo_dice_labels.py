@@ -23,7 +23,7 @@ instead of copying it: Roboflow's training copies often carry salt-and-pepper
 noise (Dice-3: on 1 % of the pixels), whose specks the reader takes for pips and
 a network trained on them learns; the origin line says so. With ``--specks``
 only the specks are replaced by the median (:func:`despeckle`), and the rest
-of the photo is kept as it was: a median filter also smooths what is fine in
+of the photo is kept as it was (the share of the pixels replaced is printed): a median filter also smooths what is fine in
 a photo (a granite table's grain, a pip's edge), which the valid and test
 copies of such an export, without the noise, keep. (The shipped networks were
 trained on Dice-3's copies median-filtered; trained on them despeckled, they
@@ -176,6 +176,7 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
     labels: dict[str, list[dict]] = {}
     seen: set[str] = set()
     orphans = copies = left = 0
+    replaced = pixels = 0.0  # (--specks: the pixels despeckle replaced, of all the photos')
     for split in folders:
         if (split / "labels").is_dir():
             orphans += sum(1 for p in (split / "labels").glob("*.txt")
@@ -199,7 +200,12 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
                 raise ValueError(f"{image_file}: not a readable picture")
             labels[image_file.name] = dice_of(label_file, values, image.shape[1], image.shape[0])
             if median:
-                clean = despeckle(image, median)[0] if specks else cv2.medianBlur(image, median)
+                if specks:
+                    clean, share = despeckle(image, median)
+                    replaced += share * image.shape[0] * image.shape[1]
+                    pixels += image.shape[0] * image.shape[1]
+                else:
+                    clean = cv2.medianBlur(image, median)
                 cv2.imwrite(str(out / "images" / image_file.name), clean, [cv2.IMWRITE_JPEG_QUALITY, 95])
             else:
                 shutil.copyfile(image_file, out / "images" / image_file.name)
@@ -216,6 +222,8 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
         print(f"{left} photos whose name --photos does not match left out", file=sys.stderr)
     if copies:
         print(f"{copies} more copies of photos already taken skipped (--one-per-photo)", file=sys.stderr)
+    if pixels:
+        print(f"specks replaced: {100 * replaced / pixels:.2f} % of the pixels of {len(labels)} photos (--specks)", file=sys.stderr)
     return labels
 
 

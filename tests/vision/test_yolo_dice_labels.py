@@ -126,7 +126,7 @@ def test_photos_can_be_median_filtered_against_salt_and_pepper_noise(tool: dict,
     assert json.loads((tmp_path / "out" / "labels.json").read_text())["a.jpg"] == [{"value": 1, "box": [80, 40, 120, 60]}]
 
 
-def test_only_the_specks_can_be_replaced_and_the_grain_kept(tool: dict, tmp_path: Path) -> None:
+def test_only_the_specks_can_be_replaced_and_the_grain_kept(tool: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = export(tmp_path / "src", "names: ['1']\n", {"a": "0 0.5 0.5 0.2 0.2\n"})
     rng = np.random.default_rng(0)
     grain = np.repeat(rng.integers(60, 190, (100, 200, 1)), 3, axis=2).astype(np.uint8)  # a granite table: every pixel its own grey
@@ -140,6 +140,7 @@ def test_only_the_specks_can_be_replaced_and_the_grain_kept(tool: dict, tmp_path
     speck_px = specks & (np.abs(noisy[:, :, 0].astype(int) - cv2.medianBlur(noisy, 3)[:, :, 0]) > 40)
     assert speck_px.sum() > 100 and np.array_equal(written[speck_px], cv2.medianBlur(noisy, 3)[speck_px])  # the specks replaced
     assert np.array_equal(written[~specks], grain[~specks])  # every other pixel as it was, where a median filter smooths the grain
+    assert f"specks replaced: {100 * speck_px.mean():.2f} % of the pixels of 1 photos (--specks)" in capsys.readouterr().err  # (the share it says)
     assert np.abs(cv2.medianBlur(noisy, 3).astype(int) - grain)[~specks].mean() > 20
     first = (tmp_path / "out" / "ORIGIN.md").read_text().splitlines()[0]
     assert first == "# github.com/x/y @abc, CC BY 4.0 — each photo's salt-and-pepper specks replaced by their 3x3 median, the rest kept (tools/yolo_dice_labels.py --median 3 --specks)"
