@@ -1,7 +1,7 @@
 """Train the die-candidate classifier of ``vision.dice_model`` (PyTorch for training; the shipped network runs on OpenCV's DNN module).
 
 Usage: ``python tools/train_dice_classifier.py DATA_DIR [--out vision/models/dice_cnn.onnx] [--epochs N]
-[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--isoluminant P] [--channels C1,C2,C3]
+[--dropout P] [--weight-decay W] [--warp S] [--blur SIGMA] [--synthetic N] [--contrast C] [--solid P] [--isoluminant P] [--dots P] [--channels C1,C2,C3]
 [--crop N] [--features lightness|each] [--seed N]
 [--validate [--save-probs FILE.npz] [--save-model FILE.onnx]]``
 
@@ -56,6 +56,11 @@ draws fainter pips), ``--solid P`` (the share of drawn dice drawn as solids by
 face, marbled or translucent bodies, like the dice of a tray photo; default 0),
 ``--isoluminant P`` (the share of drawn dice whose pips have about the body's
 lightness and differ from it in colour, as red pips on a smoky die; default 0),
+``--dots P`` (the share of drawn tables strewn with dots before their dice are
+drawn, :func:`strew_dots`: specks and pip-sized spots, or the fine grain of a
+granite worktop, which the classical reader takes for pips and which must read
+as "no die"; of such a table at most ``EXTRA_NEGATIVES`` "no die" samples per
+die sample are kept; default 0),
 ``--channels C1,C2,C3`` (the channels of the three convolutions, default
 24,48,64; fewer make a faster network; written to the record's ``"layers"``),
 ``--crop N`` (the side of the network's square crop in
@@ -173,15 +178,19 @@ def samples_of(image: np.ndarray, labels: list[dict]) -> tuple[np.ndarray, np.nd
     return work, np.array(rows, np.float32).reshape(-1, 3), np.array(classes, np.int64)
 
 
-def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: float = 0.0, isoluminant: float = 0.0) -> tuple[np.ndarray, list[dict]]:
-    """A drawn table (``vision.synth.draw_die``) with 3-9 dice of random colours, sizes and turns, blurred, noisy and JPEG-compressed.
+def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: float = 0.0, isoluminant: float = 0.0,
+                    dots: float = 0.0) -> tuple[np.ndarray, list[dict], bool]:
+    """A drawn table (``vision.synth.draw_die``) with 3-9 dice of random colours, sizes and turns, blurred, noisy and JPEG-compressed;
+    its labels; and whether it was strewn with dots.
 
     Drawn dice teach the clean idea of each face (the photo sets have few dice
     colours and one camera each); the labels are exact. A share ``solid`` of the
     dice is drawn by :func:`draw_solid_die`, its box round the whole die as in
     the tray photos. A share ``isoluminant`` has pips of about the body's
     lightness that differ from it in colour (:func:`isoluminant_pip`: red pips
-    on a smoky die, gold on red).
+    on a smoky die, gold on red). A share ``dots`` of the tables is strewn
+    with dots first (:func:`strew_dots`), under and between the dice. (With
+    ``dots`` 0 the draws are those of a table without the option.)
     """
     h, w = 480, 640
     base = rng.integers(40, 230, 3)
@@ -191,6 +200,9 @@ def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: f
     shade = cv2.resize(rng.normal(0, 10, (6, 8, 3)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     img = np.clip(img + shade, 0, 255).astype(np.uint8)
     size = float(rng.uniform(22, 60))
+    strewn = bool(dots) and bool(rng.random() < dots)
+    if strewn:
+        strew_dots(img, rng, size)
     labels: list[dict] = []
     placed: list[tuple[float, float]] = []
     for _ in range(int(rng.integers(3, 10))):
@@ -220,7 +232,34 @@ def synthetic_scene(rng: np.random.Generator, contrast: int = CONTRAST, solid: f
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = np.clip(img + rng.normal(0, rng.uniform(1, 6), img.shape), 0, 255).astype(np.uint8)
     _, jpg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-    return np.asarray(cv2.imdecode(jpg, cv2.IMREAD_COLOR), np.uint8), labels
+    return np.asarray(cv2.imdecode(jpg, cv2.IMREAD_COLOR), np.uint8), labels, strewn
+
+
+def strew_dots(img: np.ndarray, rng: np.random.Generator, size: float) -> None:
+    """Strew a drawn table ``img`` (in place) with dots, for dice ``size`` wide: on half the tables 20 to 200
+    specks and spots of 0.3 to 1.2 times a pip's radius (``vision.synth.PIP_RADIUS``), each dark, light or
+    of any colour; on the other half 300 to 2000 grains of 0.5 to 2 pixels, a granite worktop's.
+
+    >>> img = np.full((120, 160, 3), 128, np.uint8)
+    >>> strew_dots(img, np.random.default_rng(0), 30.0)
+    >>> bool((np.abs(img.astype(int) - 128).sum(axis=2) > 60).any()), img.shape
+    (True, (120, 160, 3))
+    """
+    h, w = img.shape[:2]
+    base = img[h // 2, w // 2].astype(int)
+    grain = rng.random() < 0.5
+    n = int(rng.integers(300, 2001)) if grain else int(rng.integers(20, 201))
+    for _ in range(n):
+        r = float(rng.uniform(0.5, 2.0)) if grain else size * PIP_RADIUS * float(rng.uniform(0.3, 1.2))
+        kind = rng.random()
+        if kind < 0.4:
+            colour = base * rng.uniform(0.05, 0.5)  # darker than the table
+        elif kind < 0.7:
+            colour = base + (255 - base) * rng.uniform(0.5, 1.0)  # lighter
+        else:
+            colour = rng.integers(0, 256, 3).astype(float)
+        centre = (int(round(float(rng.uniform(0, w)) * 16)), int(round(float(rng.uniform(0, h)) * 16)))
+        cv2.circle(img, centre, max(int(round(r * 16)), 8), tuple(int(c) for c in colour), -1, cv2.LINE_AA, shift=4)
 
 
 ISO_LIGHTNESS = 12.0
@@ -329,7 +368,7 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
 
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
             crop: int = CROP, seed: int = SEED, solid: float = 0.0, extra: Sequence[Path] = (),
-            extra_negatives: int = EXTRA_NEGATIVES, isoluminant: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
+            extra_negatives: int = EXTRA_NEGATIVES, isoluminant: float = 0.0, dots: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Augmented crops and classes of the ``part`` photos (``"tune"``, or ``"train"`` for ``--validate``:
     ``part_photos`` of bench/dice_accuracy.py), of every photo of the ``extra``
     sets (cut ``EXTRA_CUTS`` times, at most ``extra_negatives`` "no die" samples per die sample of a photo),
@@ -361,14 +400,20 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
         used.append(f"{folder.name}: {what}")
         print(f"{folder.name}: {what} ({time.perf_counter() - t0:.0f} s)", flush=True)
     for _ in range(synthetic):
-        image, labs = synthetic_scene(rng, contrast, solid, isoluminant)
+        image, labs, strewn = synthetic_scene(rng, contrast, solid, isoluminant, dots)
         work, rows, cls = samples_of(image, labs)
+        if strewn:  # (hundreds of dots: at most extra_negatives "no die" samples per die sample, as of an extra set's photo)
+            negatives = np.flatnonzero(cls == 0)
+            keep = np.ones(len(cls), bool)
+            keep[rng.permutation(negatives)[extra_negatives * max(int(np.sum(cls > 0)), 1):]] = False
+            rows, cls = rows[keep], cls[keep]
         if len(rows):
             images.append(augmented(work, rows, rng, AUGMENT // 2, crop))
             classes.append(np.tile(cls, AUGMENT // 2))
     faint = f", pip contrast at least {contrast}" if contrast != CONTRAST else ""
     faint += f", {solid:g} of the dice drawn as solids (draw_solid_die)" if solid else ""
     faint += f", {isoluminant:g} of the dice with pips of the body's lightness (isoluminant_pip)" if isoluminant else ""
+    faint += f", {dots:g} of the tables strewn with dots (strew_dots)" if dots else ""
     used.append(f"synthetic: {synthetic} drawn tables (vision.synth.draw_die, seed {seed}{faint})")
     print(f"synthetic: {synthetic} drawn tables ({time.perf_counter() - t0:.0f} s)", flush=True)
     return np.concatenate(images), np.concatenate(classes), used
@@ -616,6 +661,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of the drawn dice drawn as solids: side faces showing, marbled or translucent bodies (draw_solid_die; default 0)")
     ap.add_argument("--isoluminant", type=float, default=0.0,
                     help="share of the drawn dice whose pips have about the body's lightness and differ from it in colour (default 0)")
+    ap.add_argument("--dots", type=float, default=0.0,
+                    help="share of the drawn tables strewn with specks, spots or granite grain before their dice are drawn (strew_dots; default 0)")
     ap.add_argument("--channels", type=_channels, default=CHANNELS, metavar="C1,C2,C3",
                     help=f"channels of the three convolutions (default {','.join(map(str, CHANNELS))}; fewer: a faster network)")
     ap.add_argument("--features", choices=NORMS, default="lightness",
@@ -641,9 +688,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"--{opt.replace('_', '-')} needs --validate (it saves the inner part's results)")
     if args.seed < 0:
         raise SystemExit(f"--seed {args.seed}: out of range (a seed is >= 0)")
-    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid", "isoluminant", "extra_negatives"):
+    for opt in ("epochs", "dropout", "weight_decay", "warp", "blur", "synthetic", "contrast", "solid", "isoluminant", "dots", "extra_negatives"):
         v = getattr(args, opt)
-        if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1) or (opt in ("solid", "isoluminant") and v > 1):
+        if v < 0 or (opt == "epochs" and v < 1) or (opt == "dropout" and v >= 1) or (opt in ("solid", "isoluminant", "dots") and v > 1):
             raise SystemExit(f"--{opt.replace('_', '-')} {v}: out of range")
     if args.crop % 8 or not 16 <= args.crop <= 128:
         raise SystemExit(f"--crop {args.crop}: must be a multiple of 8 from 16 to 128 (three 2x2 poolings)")
@@ -658,7 +705,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.extra:
         extra_origin(folder)  # before the long work: every extra set says where it comes from
     x, y, used = collect(args.data_dir, rng, "train" if args.validate else "tune", args.synthetic, args.contrast, args.crop, args.seed, args.solid,
-                         args.extra, args.extra_negatives, args.isoluminant)
+                         args.extra, args.extra_negatives, args.isoluminant, args.dots)
     print("samples per class (0 = no die):", np.bincount(y, minlength=7).tolist(), flush=True)
     net = train(x, y, args.epochs, seed=args.seed, dropout=args.dropout, weight_decay=args.weight_decay, warp=args.warp, blur=args.blur, val=val,
                 channels=args.channels, norm=args.features)

@@ -51,10 +51,10 @@ def test_solid_dice_are_drawn_inside_their_boxes_with_side_faces_beside_the_top_
 
 def test_solid_share_zero_draws_the_plain_tables_and_one_draws_solids(trainer: dict) -> None:
     scene = trainer["synthetic_scene"]
-    plain, labels = scene(np.random.default_rng(1), 200, 0.0)
-    plain_again, labels_again = scene(np.random.default_rng(1), 200)
+    plain, labels, _ = scene(np.random.default_rng(1), 200, 0.0)
+    plain_again, labels_again, _ = scene(np.random.default_rng(1), 200)
     assert labels == labels_again and np.array_equal(plain, plain_again)
-    solid, solid_labels = scene(np.random.default_rng(1), 200, 1.0)
+    solid, solid_labels, _ = scene(np.random.default_rng(1), 200, 1.0)
     assert not np.array_equal(solid, plain)
     assert solid_labels and all(1 <= d["value"] <= 6 for d in solid_labels)
 
@@ -154,10 +154,10 @@ def test_isoluminant_pips_have_the_bodys_lightness_and_another_colour(trainer: d
 
 def test_isoluminant_share_zero_draws_the_plain_tables(trainer: dict) -> None:
     scene = trainer["synthetic_scene"]
-    plain, labels = scene(np.random.default_rng(4), 200)
-    same, same_labels = scene(np.random.default_rng(4), 200, 0.0, 0.0)
+    plain, labels, _ = scene(np.random.default_rng(4), 200)
+    same, same_labels, _ = scene(np.random.default_rng(4), 200, 0.0, 0.0)
     assert labels == same_labels and np.array_equal(plain, same)
-    iso, iso_labels = scene(np.random.default_rng(4), 200, 0.0, 1.0)
+    iso, iso_labels, _ = scene(np.random.default_rng(4), 200, 0.0, 1.0)
     assert iso_labels and not np.array_equal(iso, plain)
     # every drawn die's pips are about as light as its body: the lightness barely changes across a die
     grey = cv2.cvtColor(iso, cv2.COLOR_BGR2GRAY).astype(float)
@@ -166,3 +166,27 @@ def test_isoluminant_share_zero_draws_the_plain_tables(trainer: dict) -> None:
         w = (x1 - x0) // 4
         inner = grey[y0 + w : y1 - w, x0 + w : x1 - w]
         assert np.percentile(inner, 95) - np.percentile(inner, 5) < 40
+
+
+def test_dots_share_zero_draws_the_plain_tables_and_one_strews_what_the_reader_takes_for_pips(trainer: dict) -> None:
+    # with --dots 0 the tables are drawn as without the option (the shipped network's data); with 1 every
+    # table is strewn, and its dots give the classical reader many more "no die" candidates (class 0)
+    scene, samples_of = trainer["synthetic_scene"], trainer["samples_of"]
+    plain, labels, strewn = scene(np.random.default_rng(5), 200)
+    same, same_labels, same_strewn = scene(np.random.default_rng(5), 200, 0.0, 0.0, 0.0)
+    assert not strewn and not same_strewn and labels == same_labels and np.array_equal(plain, same)
+    negatives = {0.0: 0, 1.0: 0}
+    for dots in negatives:
+        for seed in range(6):
+            img, labs, strewn = scene(np.random.default_rng(seed), 200, 0.0, 0.0, dots)
+            assert strewn == (dots == 1.0) and labs and all(1 <= d["value"] <= 6 for d in labs)
+            negatives[dots] += int(np.sum(samples_of(img, labs)[2] == 0))
+    assert negatives[1.0] > 3 * negatives[0.0] + 20, negatives
+
+
+def test_a_strewn_tables_no_die_samples_are_capped_as_an_extra_sets(trainer: dict, tmp_path: Path) -> None:
+    # of each strewn table at most extra_negatives "no die" samples per die sample are kept
+    (tmp_path / "data").mkdir()
+    x, y, used = trainer["collect"](tmp_path / "data", np.random.default_rng(0), "tune", synthetic=4, dots=1.0, extra_negatives=1)
+    assert len(x) == len(y) and np.sum(y == 0) <= np.sum(y > 0)
+    assert used == ["synthetic: 4 drawn tables (vision.synth.draw_die, seed 7, 1 of the tables strewn with dots (strew_dots))"]
