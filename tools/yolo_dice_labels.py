@@ -22,10 +22,11 @@ order of each ``<photo>`` is kept.
 instead of copying it: Roboflow's training copies often carry salt-and-pepper
 noise (Dice-3: on 1 % of the pixels), whose specks the reader takes for pips and
 a network trained on them learns; the origin line says so. With ``--specks``
-only the specks are replaced by the median (:func:`despeckle`), and the rest
-of the photo is kept as it was (the share of the pixels replaced is printed): a median filter also smooths what is fine in
-a photo (a granite table's grain, a pip's edge), which the valid and test
-copies of such an export, without the noise, keep. (The shipped networks were
+only the specks are replaced by the median (:func:`despeckle`; the share of
+the pixels replaced is printed), and the rest of the photo is kept as it was:
+a median filter also smooths what is fine in a photo (a granite table's grain,
+a pip's edge), which the valid and test copies of such an export, without the
+noise, keep. (The shipped networks were
 trained on Dice-3's copies median-filtered; trained on them despeckled, they
 read fewer of the third set's dice: docs/vision.md, "Dice-3's training photos
 with only their specks removed".)
