@@ -353,43 +353,37 @@ def test_pip_blobs_searched_band_by_band_are_those_of_the_whole_picture(light_li
 
 
 
-def test_a_clear_face_the_network_counts_alike_is_the_die_before_surer_stray_pips() -> None:
-    # crops round two stray pips of one die (a corner, a side face's pip) on either side of its top
-    # face read the die surely too, and lie further apart than `same_die`; the top face between
-    # them, a clear face whose six pips the network reads as a six, is the die: one reading there
-    from dataclasses import replace
-
-    from vision.dice import Face, one_per_die
-
-    top = Face(100.0, 100.0, 30.0, 6, 0.9, 0.92, (85.0, 85.0, 115.0, 115.0), 6)
-    left = replace(top, x=86.0, pips=1, roundness=0.5, confidence=0.99)
-    right = replace(top, x=114.0, pips=1, roundness=0.5, confidence=0.99)
-    cands = [(left, 0.99, False), (top, 0.9, True), (right, 0.99, False)]
-    assert [(f.x, f.value) for f in one_per_die(cands, 30.0)] == [(100.0, 6)]
-    # without a clear face that agrees, the surest stray pips stand (both, too far apart for one die)
-    cands[1] = (top, 0.9, False)
-    assert sorted(f.x for f in one_per_die(cands, 30.0)) == [86.0, 114.0]
+_TOP_SIX = Face(100.0, 100.0, 30.0, 6, 0.9, 0.92, (85.0, 85.0, 115.0, 115.0), 6)
+_LONE_ONE = Face(100.0, 100.0, 30.0, 1, 0.965, 0.99, (85.0, 85.0, 115.0, 115.0), 1)
 
 
-def test_a_round_lone_pip_read_surely_as_a_one_is_the_die_before_surer_corners() -> None:
-    # a die showing a one (byler IMG_20191208_112714): crops round two of its dark corners,
-    # diagonally across it, read it as a one a little more surely (0.974, 0.867) than the crop
-    # round its round pip (0.965), and lie further apart than `same_die`; the pip between them is
-    # the die: one reading there
-    from dataclasses import replace
+@pytest.mark.parametrize(
+    "die, agreed, strays, size, not_the_die",
+    [
+        # crops round two stray pips of one die (a corner, a side face's pip) on either side of its
+        # top face read the die surely too, and lie further apart than `same_die`; the top face
+        # between them, a clear face whose six pips the network reads as a six, is the die; without
+        # a clear face that agrees, the surest stray pips stand (both, too far apart for one die)
+        (_TOP_SIX, True, [(86.0, 100.0, 0.5, 0.99), (114.0, 100.0, 0.5, 0.99)], 30.0, [(_TOP_SIX, False)]),
+        # a die showing a one (byler IMG_20191208_112714): crops round two of its dark corners,
+        # diagonally across it, read it as a one a little more surely (0.974, 0.867) than the crop
+        # round its round pip (0.965); the pip between them is the die; a pip seen askew, or a one
+        # read unsurely (a pip of a two read as a one at 0.59), is no such face
+        (_LONE_ONE, False, [(88.0, 88.0, 0.44, 0.974), (112.0, 113.0, 0.61, 0.867)], 24.0,
+         [(replace(_LONE_ONE, roundness=0.6), False), (replace(_LONE_ONE, confidence=0.59), False)]),
+    ],
+)
+def test_a_dies_own_face_is_the_die_before_surer_stray_crops(
+    die: Face, agreed: bool, strays: list[tuple[float, float, float, float]], size: float, not_the_die: list[tuple[Face, bool]]
+) -> None:
+    from vision.dice import one_per_die
 
-    from vision.dice import Face, one_per_die
-
-    pip = Face(100.0, 100.0, 30.0, 1, 0.965, 0.99, (85.0, 85.0, 115.0, 115.0), 1)
-    corner = replace(pip, x=88.0, y=88.0, roundness=0.44, confidence=0.974)
-    other = replace(pip, x=112.0, y=113.0, roundness=0.61, confidence=0.867)
-    cands = [(corner, 0.974, False), (pip, 0.965, False), (other, 0.867, False)]
-    assert [(f.x, f.y) for f in one_per_die(cands, 24.0)] == [(100.0, 100.0)]
-    # a pip seen askew, or a one read unsurely (a pip of a two read as a one at 0.59), is no such
-    # face: the surest crops stand
-    for odd in (replace(pip, roundness=0.6), replace(pip, confidence=0.59)):
-        cands[1] = (odd, odd.confidence, False)
-        assert sorted(f.x for f in one_per_die(cands, 24.0)) == [88.0, 112.0]
+    stray = [replace(die, x=x, y=y, pips=1, roundness=r, confidence=c) for x, y, r, c in strays]
+    cands = [(stray[0], stray[0].confidence, False), (die, die.confidence, agreed), (stray[1], stray[1].confidence, False)]
+    assert [(f.x, f.y) for f in one_per_die(cands, size)] == [(die.x, die.y)]
+    for odd, odd_agreed in not_the_die:
+        cands[1] = (odd, odd.confidence, odd_agreed)
+        assert sorted((f.x, f.y) for f in one_per_die(cands, size)) == [(s.x, s.y) for s in stray]
 
 
 def test_a_face_agrees_with_the_network_when_its_round_pips_are_the_count_read() -> None:
