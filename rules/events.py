@@ -186,7 +186,7 @@ class Event:
                 raise MalformedEvent(data, f"'t' must be a non-negative number of seconds, got {t!r}")
             t = float(t)
         source = data.get("source")
-        if source is not None and source not in SOURCES:
+        if source is not None and (not isinstance(source, str) or source not in SOURCES):  # (a list or an object is unhashable: no set lookup)
             raise MalformedEvent(data, f"'source' must be one of {sorted(SOURCES)}, got {source!r}")
         args = {k: v for k, v in data.items() if k not in RESERVED}
         for key in args:

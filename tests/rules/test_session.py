@@ -42,6 +42,9 @@ def test_event_round_trip():
         ({"type": "roll", "t": -1}, "'t'"),
         ({"type": "roll", "t": "soon"}, "'t'"),
         ({"type": "roll", "source": "telepathy"}, "'source'"),
+        # a source that is no string (a list or an object cannot be looked up in a set) is refused the same way
+        ({"type": "roll", "source": ["camera"]}, r"'source' must be one of .*, got \['camera'\]"),
+        ({"type": "roll", "source": {"camera": 1}}, "'source' must be one of"),
     ],
 )
 def test_malformed_shapes(bad, reason):
