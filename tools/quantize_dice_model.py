@@ -21,8 +21,9 @@ network for its 8-bit copy"). The reader runs the default copies of the two
 shipped networks, ``dice_cnn_int8.onnx`` and ``dice_cnn_clear_int8.onnx``
 (docs/vision.md, "The 8-bit copies shipped").
 
-The calibration crops are cut as the reader cuts them (``CROP_FACTOR`` die
-sizes wide, not turned) round the classical reader's candidates and the
+The calibration crops are cut as the reader cuts them
+(:func:`vision.dice_model.candidate_features`: ``CROP_FACTOR`` die sizes wide,
+not turned) round the classical reader's candidates and the
 labelled dice of the photos the network was trained on: the *tune* part of the
 sets in ``DATA_DIR`` (``part_of`` in bench/dice_accuracy.py; the held-out part is
 never read here) and every photo of each ``--extra`` set (as given to the
@@ -60,7 +61,7 @@ from dice_accuracy import part_photos, photo  # noqa: E402
 from train_dice_classifier import extra_origin, samples_of  # noqa: E402
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, network_readings  # noqa: E402
-from vision.dice_model import CROP_FACTOR, DiceNet, crop_features  # noqa: E402
+from vision.dice_model import DiceNet, candidate_features  # noqa: E402
 
 CALIBRATION_CROPS = 3000
 SEED = 7
@@ -80,10 +81,7 @@ def calibration_crops(data_dir: Path, extra: list[Path], crop: int, norm: str, c
         for name in names:
             work, rows, _ = samples_of(photo(folder, name), labels[name])
             if len(rows):
-                boxes = np.zeros((len(rows), 4), np.float32)
-                boxes[:, :2] = rows[:, :2]
-                boxes[:, 2] = CROP_FACTOR * rows[:, 2]
-                feats.append(crop_features(work, boxes, crop, norm))
+                feats.append(candidate_features(work, rows, crop, norm))
         used.append(f"{folder.name}: {len(names)} tune photos" if part == "tune" else f"{folder.name}: all {len(names)} photos")
     x = np.concatenate(feats)
     return x[np.random.default_rng(seed).permutation(len(x))[:count]], used

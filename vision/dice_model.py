@@ -224,6 +224,17 @@ def _load(path: Path) -> DiceNet:
     return DiceNet(path)
 
 
+def candidate_features(work: np.ndarray, rows: np.ndarray, crop: int = CROP, norm: str = "lightness", quarters: np.ndarray | None = None) -> np.ndarray:
+    """Features (:func:`crop_features`) of the crops the reader cuts round ``rows`` (x, y, die size):
+    ``CROP_FACTOR`` die sizes wide, turned by ``quarters`` quarter turns each (None: not turned)."""
+    boxes = np.zeros((len(rows), 4), np.float32)
+    boxes[:, 0:2] = rows[:, 0:2]
+    boxes[:, 2] = CROP_FACTOR * rows[:, 2]
+    if quarters is not None:
+        boxes[:, 3] = 90.0 * quarters
+    return crop_features(work, boxes, crop, norm)
+
+
 def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None, turns: int = 4, sure: float = 0.5) -> np.ndarray:
     """Probabilities (n, 7) for crops round ``centres`` rows (x, y, die size).
 
@@ -238,11 +249,7 @@ def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None
         return np.zeros((0, 7), np.float32)
 
     def look(rows: np.ndarray, quarters: np.ndarray) -> np.ndarray:
-        boxes = np.zeros((len(rows), 4), np.float32)
-        boxes[:, 0:2] = rows[:, 0:2]
-        boxes[:, 2] = CROP_FACTOR * rows[:, 2]
-        boxes[:, 3] = 90.0 * quarters
-        return model.predict(crop_features(work, boxes, model.crop, model.norm))
+        return model.predict(candidate_features(work, rows, model.crop, model.norm, quarters))
 
     p = look(centres, np.zeros(n))
     again = np.nonzero(p.max(axis=1) < sure)[0]
