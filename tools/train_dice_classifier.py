@@ -368,6 +368,13 @@ def augmented(work: np.ndarray, rows: np.ndarray, rng: np.random.Generator, time
     return crops(work, boxes, crop)
 
 
+def cap_negatives(keep: np.ndarray, cls: np.ndarray, cap: int, rng: np.random.Generator) -> None:
+    """Of the samples ``keep`` marks, leave at most ``cap`` "no die" ones (class 0) per die sample of ``cls``
+    (one at least), drawn at random: ``keep`` is changed in place."""
+    negatives = np.flatnonzero(keep & (cls == 0))
+    keep[rng.permutation(negatives)[cap * max(int(np.sum(cls > 0)), 1):]] = False
+
+
 def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthetic: int = SYNTHETIC, contrast: int = CONTRAST,
             crop: int = CROP, seed: int = SEED, solid: float = 0.0, extra: Sequence[Path] = (),
             extra_negatives: int = EXTRA_NEGATIVES, isoluminant: float = 0.0, dots: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -391,8 +398,7 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
             work, rows, cls = samples_of(image, labels[name])
             keep = (cls > 0) | (rng.random(len(cls)) < NEGATIVE_SHARE)
             if cap is not None:  # an extra set's busy backgrounds (boards, stone, cloth) give hundreds of "no die" blobs a photo
-                negatives = np.flatnonzero(keep & (cls == 0))
-                keep[rng.permutation(negatives)[cap * max(int(np.sum(cls > 0)), 1):]] = False
+                cap_negatives(keep, cls, cap, rng)
             rows, cls = rows[keep], cls[keep]
             if not len(rows):
                 continue
@@ -405,9 +411,8 @@ def collect(data_dir: Path, rng: np.random.Generator, part: str = "tune", synthe
         image, labs, strewn = synthetic_scene(rng, contrast, solid, isoluminant, dots)
         work, rows, cls = samples_of(image, labs)
         if strewn:  # (hundreds of dots: at most extra_negatives "no die" samples per die sample, as of an extra set's photo)
-            negatives = np.flatnonzero(cls == 0)
             keep = np.ones(len(cls), bool)
-            keep[rng.permutation(negatives)[extra_negatives * max(int(np.sum(cls > 0)), 1):]] = False
+            cap_negatives(keep, cls, extra_negatives, rng)
             rows, cls = rows[keep], cls[keep]
         if len(rows):
             images.append(augmented(work, rows, rng, AUGMENT // 2, crop))
