@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
                 camera = [as_camera(frames, read) for read in readers]
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), as a camera", measure(frames, max(1, args.repeat // 2), camera)))
             # a camera nearer the table: dice about 58 px wide, mostly read at a scale between 0.75 and 0.93,
-            # whose area resize of each frame costs 3.6-6.7 ms (docs/vision.md, ninth session)
+            # whose area resize of each frame costs 3.6-6.7 ms (docs/vision-record.md, ninth session)
             for n in (1, 5, 10):
                 frames = real_frames(args.data_dir, n, zoom=ZOOM)
                 if frames:

@@ -16,10 +16,10 @@ ms a crop against 0.18 for the floating-point one (one core, here), and the
 reader needs nothing else at run time. With ``--round-first`` the first
 convolution is in 8 bits too (0.12 ms a crop), which rounds the features:
 most of what such a copy reads otherwise comes from that rounding, and it
-reads seven fewer of the third set's dice (docs/vision.md, "Training the
+reads seven fewer of the third set's dice (docs/vision-record.md, "Training the
 network for its 8-bit copy"). The reader runs the default copies of the two
 shipped networks, ``dice_cnn_int8.onnx`` and ``dice_cnn_clear_int8.onnx``
-(docs/vision.md, "The 8-bit copies shipped").
+(docs/vision-record.md, "The 8-bit copies shipped").
 
 The calibration crops are cut as the reader cuts them
 (:func:`vision.dice_model.candidate_features`: ``CROP_FACTOR`` die sizes wide,
@@ -118,7 +118,7 @@ def quantize(model: Path, out: Path, x: np.ndarray, crop: int, round_first: bool
 def readings(net: DiceNet, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each crop's reading by the network (:func:`vision.dice.network_readings`: -1 no die, below ``min_die``; 0 unsure, below
     ``CONFIDENCE_THRESHOLD``; else the value) and its probabilities. (The reader also drops an unsure crop that is not
-    surely a die, ``unsure_die``; counted here as unsure, as the figures in docs/vision.md were.)"""
+    surely a die, ``unsure_die``; counted here as unsure, as the figures in docs/vision-record.md were.)"""
     p = np.concatenate([net.predict(x[i : i + 512]) for i in range(0, len(x), 512)])
     die, value, confidence = network_readings(p)
     return np.where(die < DEFAULT.min_die, -1, np.where(confidence < CONFIDENCE_THRESHOLD, 0, value)), p

@@ -28,7 +28,7 @@ a median filter also smooths what is fine in a photo (a granite table's grain,
 a pip's edge), which the valid and test copies of such an export, without the
 noise, keep. (The shipped networks were
 trained on Dice-3's copies median-filtered; trained on them despeckled, they
-read fewer of the third set's dice: docs/vision.md, "Dice-3's training photos
+read fewer of the third set's dice: docs/vision-record.md, "Dice-3's training photos
 with only their specks removed".)
 
 ``--photos REGEX`` keeps only the photos whose file name it matches (Python's

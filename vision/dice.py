@@ -135,7 +135,7 @@ AUTO = replace(DEFAULT, network=network_path(CHOICE_OF_NETWORKS[0]), other_netwo
 """How :func:`read_dice` reads a picture unless told otherwise: its candidates are read by the
 standard network and by the clear one, and the clear network's dice are kept when they are
 surer by more than ``other_margin`` (:func:`read_faces`). Translucent casino dice are read by
-the clear network so, and opaque dice keep the standard network's readings (docs/vision.md,
+the clear network so, and opaque dice keep the standard network's readings (docs/vision-record.md,
 "A picture that chooses its network")."""
 
 CHOOSE = "auto"
@@ -276,7 +276,7 @@ def read_faces(
     With ``params.other_network`` a second network then reads the same candidates the same way,
     and its dice are kept instead when both networks read dice and the mean confidence of its
     dice is higher by more than ``params.other_margin``: translucent casino dice, which the
-    standard network reads badly, are read by the ``clear`` network so (docs/vision.md, "A
+    standard network reads badly, are read by the ``clear`` network so (docs/vision-record.md, "A
     picture that chooses its network"). Dice the first network reads at a mean confidence of
     ``1 - other_margin`` and more cannot be beaten so, and are not read by the second.
     Without ``params.learned``, the classical rules choose (:func:`plausible_faces`).
@@ -650,7 +650,7 @@ class ChoosingReader:
     for: read as a camera, casino photos have the ``clear`` network surer by
     0.186 in the median (on 86 % of them), while on three sets of opaque dice
     the median is between −0.002 and 0.004, so a table of opaque dice keeps the
-    standard network (docs/vision.md, "A camera that chooses its network").
+    standard network (docs/vision-record.md, "A camera that chooses its network").
 
     >>> ChoosingReader()(np.zeros((100, 100, 3), np.uint8))
     []
