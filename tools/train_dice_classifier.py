@@ -61,8 +61,9 @@ drawn, :func:`strew_dots`: specks and pip-sized spots, or the fine grain of a
 granite worktop, which the classical reader takes for pips and which must read
 as "no die"; of such a table at most ``EXTRA_NEGATIVES`` "no die" samples per
 die sample are kept; default 0; both networks trained with 0.5 read more of
-the third set's specks as dice, not fewer: docs/vision-record.md, "Drawn tables strewn
-with dots"),
+the third set's specks as dice, not fewer, and with the "no die" class weighed
+as without the dots, as many specks and fewer dice: docs/vision-record.md,
+"Drawn tables strewn with dots" and the fifteenth session),
 ``--channels C1,C2,C3`` (the channels of the three convolutions, default
 24,48,64; fewer make a faster network; written to the record's ``"layers"``),
 ``--crop N`` (the side of the network's square crop in
