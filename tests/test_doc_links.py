@@ -1,5 +1,6 @@
 """Every relative link of the repository's Markdown files leads somewhere: the file (or folder)
-exists, and a ``#fragment`` names one of that file's headings as GitHub anchors them."""
+exists, and a ``#fragment`` names one of that file's headings as GitHub anchors them (a fragment
+of any other file, such as a line of code, would go stale as the code moves: refused)."""
 
 import re
 import subprocess
@@ -54,12 +55,12 @@ def links(path: Path) -> list[str]:
 LINKS = [(path, target) for path in markdown_files() for target in links(path)]
 
 
-def test_the_markdown_files_have_links():
+def test_the_markdown_files_have_links() -> None:
     assert len(LINKS) > 50, "README.md and docs/ link to each other and to the code"
 
 
 @pytest.mark.parametrize("path, target", LINKS, ids=[f"{p.relative_to(ROOT)}->{t}" for p, t in LINKS])
-def test_a_relative_link_leads_somewhere(path, target):
+def test_a_relative_link_leads_somewhere(path: Path, target: str) -> None:
     file, _, fragment = target.partition("#")
     goal = (path.parent / file).resolve() if file else path
     assert goal.exists(), f"{path.relative_to(ROOT)} links to {target!r}: no such file"
