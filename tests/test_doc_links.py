@@ -2,6 +2,7 @@
 exists, and a ``#fragment`` names one of that file's headings as GitHub anchors them (a fragment
 of any other file, such as a line of code, would go stale as the code moves: refused)."""
 
+import functools
 import re
 import subprocess
 from pathlib import Path
@@ -33,8 +34,9 @@ def anchor(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def anchors(path: Path) -> set[str]:
-    """The anchors of a Markdown file's headings (the second of two the same gets "-1", as on GitHub)."""
+@functools.cache
+def anchors(path: Path) -> frozenset[str]:
+    """The anchors of a Markdown file's headings (the second of two the same gets "-1", as on GitHub; read once per file)."""
     seen: dict[str, int] = {}
     out = set()
     for heading in HEADING.findall(FENCE.sub("", path.read_text(encoding="utf-8"))):
@@ -42,7 +44,7 @@ def anchors(path: Path) -> set[str]:
         n = seen.get(a, 0)
         seen[a] = n + 1
         out.add(a if n == 0 else f"{a}-{n}")
-    return out
+    return frozenset(out)
 
 
 def links(path: Path) -> list[str]:
