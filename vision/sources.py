@@ -11,11 +11,16 @@ the camera is away.
 - :class:`UsbCamera`: a USB (UVC) camera or a video device/URL through
   ``cv2.VideoCapture``;
 - :class:`PiCamera`: the Raspberry Pi camera through picamera2. Without picamera2
-  installed it raises :class:`CameraUnavailable` (it never falls back to a fake).
+  installed it raises :class:`CameraUnavailable` (it never falls back to a fake);
+- :class:`FakeCapture`: a camera as ``cv2.VideoCapture`` sees it (films at its own
+  rate into a few buffers), for tests and benches of :class:`UsbCamera`.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,9 +135,26 @@ class FolderSource:
 
 
 class UsbCamera:
-    """A camera through ``cv2.VideoCapture`` (a device index, ``/dev/video*``, a file or a stream URL).
+    """A camera through ``cv2.VideoCapture`` (a device index, ``/dev/video*``, or a stream URL): each
+    :meth:`read` gives the first frame the camera delivers after it was called.
 
-    ``capture`` builds the capture object (injectable for tests).
+    A camera films at its own rate (30 frames a second) into its driver's buffers
+    (V4L2: four, as OpenCV asks for), and ``VideoCapture.read`` takes the oldest
+    frame waiting there. The table reads a frame every ``camera.interval_ms`` plus
+    the time it takes to read it, more slowly than the camera films, so the
+    buffers stay full and every frame read would be four reads old: dice seen as
+    they lay about 0.4 s before (a read every 0.11 s), and a roll settled that
+    much later (``bench/camera_latency.py``). So a thread takes each frame from the driver as it comes
+    (``grab``, which does not decode it) and decodes (``retrieve``) only the
+    first one grabbed after a :meth:`read` asked for one.
+
+    :meth:`read` waits for it up to ``timeout`` seconds (at most a frame's time
+    from a working camera); a camera that gives none, or fails to grab or
+    decode one, raises :class:`CameraLost` naming the camera and the reason.
+    ``capture`` builds the capture object (injectable for tests: it needs
+    ``isOpened``, ``set``, ``grab``, ``retrieve`` and ``release``). A video
+    file is replayed frame by frame by :class:`FolderSource` instead: this
+    thread would race through it.
     """
 
     def __init__(
@@ -142,28 +164,159 @@ class UsbCamera:
         width: int | None = 1280,
         height: int | None = 720,
         capture: Callable[[int | str], Any] | None = None,
+        timeout: float = 5.0,
     ) -> None:
+        if not timeout > 0:
+            raise ValueError(f"timeout {timeout!r}: expected seconds above 0")
         self.name = str(index_or_path)
-        self._cap = (capture or cv2.VideoCapture)(index_or_path)
-        if not self._cap.isOpened():
+        self.timeout = timeout
+        cap = (capture or cv2.VideoCapture)(index_or_path)
+        if not cap.isOpened():
             raise CameraLost(f"cannot open camera {self.name!r}")
         if width:
-            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         if height:
-            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self._cap: Any = cap
+        self._changed = threading.Condition()  # guards what follows; notified when a frame is handed over or the camera fails
+        self._asked = 0  # frames read() has asked for
+        self._given = 0  # ... and the grabbing thread has handed over (the last in _frame)
+        self._frame: np.ndarray | None = None
+        self._error: str | None = None  # why the camera gives no more frames
+        self._closing = threading.Event()
+        self._released = False
+        self._grabber = threading.Thread(target=self._grab, name=f"camera {self.name}", daemon=True)
+        self._grabber.start()
+
+    def _grab(self) -> None:
+        """Take every frame from the driver as it comes; decode the first one after read() asked (the thread)."""
+        try:
+            while not self._closing.is_set():
+                if not self._cap.grab():
+                    self._fail(f"camera {self.name!r} gave no frame (unplugged?)")
+                    return
+                with self._changed:
+                    asked = self._asked
+                if asked == self._given:
+                    continue
+                ok, frame = self._cap.retrieve()
+                if not ok or frame is None:
+                    self._fail(f"camera {self.name!r} gave a frame that could not be decoded")
+                    return
+                with self._changed:
+                    self._frame, self._given = np.asarray(frame), asked
+                    self._changed.notify_all()
+        except Exception as e:  # (cv2.error: a device that vanishes mid-grab) the reason goes to read(), which raises it
+            self._fail(f"camera {self.name!r} failed: {e}")
+        finally:
+            if self._closing.is_set():
+                self._release()
+
+    def _fail(self, reason: str) -> None:
+        with self._changed:
+            self._error = reason
+            self._changed.notify_all()
+
+    def _release(self) -> None:
+        with self._changed:
+            if not self._released:
+                self._released = True
+                self._cap.release()
 
     def read(self) -> np.ndarray:
-        if self._cap is None:
-            raise CameraLost(f"camera {self.name!r} closed")
-        ok, frame = self._cap.read()
-        if not ok or frame is None:
-            raise CameraLost(f"camera {self.name!r} gave no frame (unplugged?)")
-        return np.asarray(frame)
+        with self._changed:
+            if self._closing.is_set():
+                raise CameraLost(f"camera {self.name!r} closed")
+            if self._error is not None:
+                raise CameraLost(self._error)
+            self._asked += 1
+            asked = self._asked
+            self._changed.wait_for(lambda: self._given >= asked or self._error is not None or self._closing.is_set(), self.timeout)
+            if self._given >= asked and self._frame is not None:
+                return self._frame
+            if self._error is not None:
+                raise CameraLost(self._error)
+            if self._closing.is_set():
+                raise CameraLost(f"camera {self.name!r} closed")
+            raise CameraLost(f"camera {self.name!r} gave no frame in {self.timeout:g} s")
 
     def close(self) -> None:
-        if self._cap is not None:
-            self._cap.release()
-            self._cap = None
+        """Stop grabbing and release the camera (by the grabbing thread, once its last grab returns)."""
+        with self._changed:
+            self._closing.set()
+            self._changed.notify_all()  # (a read waiting in another thread: closed)
+        self._grabber.join(timeout=self.timeout)
+        if not self._grabber.is_alive():
+            self._release()
+
+
+class FakeCapture:
+    """``cv2.VideoCapture`` of a camera as OpenCV's V4L2 backend sees it, for tests and benches
+    (:class:`UsbCamera`'s ``capture``).
+
+    Frame k, ``scene(k)``, is filmed at ``start + k * period`` (``start``: when it
+    was made) into one of the driver's ``buffers``; while all of them hold frames
+    not yet taken, the frames filmed are dropped. ``grab`` takes the oldest frame
+    filmed, waiting for the next one when there is none; ``retrieve`` decodes
+    it; ``read`` does both, as ``VideoCapture.read``. Once ``frames`` frames
+    have been decoded the camera is unplugged: ``grab`` fails.
+
+    >>> cap = FakeCapture(lambda k: np.full((1, 1, 1), k), period=0.001)
+    >>> ok, frame = cap.read()
+    >>> ok, int(frame[0, 0, 0]) >= 0
+    (True, True)
+    """
+
+    def __init__(self, scene: Callable[[int], np.ndarray], *, period: float = 1 / 30, buffers: int = 4, frames: int | None = None, opened: bool = True) -> None:
+        if not period > 0 or buffers < 1:
+            raise ValueError(f"period {period!r}, buffers {buffers!r}: expected seconds above 0 and 1 buffer or more")
+        self.scene, self.period, self.buffers, self.frames, self.opened = scene, period, buffers, frames, opened
+        self.props: dict[int, float] = {}
+        self.released = False
+        self.start = time.monotonic()
+        self.filming = 0  # the next frame to be filmed
+        self.queue: deque[int] = deque()  # frames filmed and not taken yet, oldest first
+        self.current: int | None = None  # the frame grabbed last
+        self.decoded = 0
+
+    def filmed_at(self, k: int) -> float:
+        """When frame ``k`` is filmed (``time.monotonic``)."""
+        return self.start + k * self.period
+
+    def _film(self) -> None:
+        while self.filmed_at(self.filming) <= time.monotonic():
+            if len(self.queue) < self.buffers:
+                self.queue.append(self.filming)
+            self.filming += 1
+
+    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+        return self.opened
+
+    def set(self, prop: int, value: float) -> bool:
+        self.props[prop] = value
+        return True
+
+    def grab(self) -> bool:
+        if self.frames is not None and self.decoded >= self.frames:
+            return False
+        self._film()
+        if not self.queue:
+            time.sleep(max(0.0, self.filmed_at(self.filming) - time.monotonic()))
+            self._film()
+        self.current = self.queue.popleft()
+        return True
+
+    def retrieve(self) -> tuple[bool, np.ndarray | None]:
+        if self.current is None:
+            return False, None
+        self.decoded += 1
+        return True, self.scene(self.current)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        return self.retrieve() if self.grab() else (False, None)
+
+    def release(self) -> None:
+        self.released = True
 
 
 class PiCamera:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import CameraLost, CameraUnavailable, FolderSource, PiCamera, Reconnecting, UsbCamera
+from vision.sources import CameraLost, CameraUnavailable, FakeCapture, FolderSource, PiCamera, Reconnecting, UsbCamera
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "dice"
 
@@ -76,45 +78,135 @@ def iter_frames(src: FolderSource) -> Any:
             return
 
 
-class FakeCapture:
-    def __init__(self, frames: int, opened: bool = True) -> None:
-        self.left = frames
-        self.opened = opened
-        self.props: dict[int, float] = {}
-        self.released = False
-
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
-        return self.opened
-
-    def set(self, prop: int, value: float) -> bool:
-        self.props[prop] = value
-        return True
-
-    def read(self) -> tuple[bool, np.ndarray | None]:
-        if self.left <= 0:
-            return False, None
-        self.left -= 1
-        return True, np.zeros((720, 1280, 3), np.uint8)
-
-    def release(self) -> None:
-        self.released = True
+def numbered(k: int) -> np.ndarray:
+    return np.full((1, 1, 1), k, np.int64)
 
 
-def test_usb_camera_reads_and_reports_loss() -> None:
-    cap = FakeCapture(2)
+def frame_number(frame: np.ndarray) -> int:
+    return int(frame[0, 0, 0])
+
+
+def test_a_capture_read_slower_than_it_films_gives_old_frames() -> None:
+    """What UsbCamera is for: the driver's four buffers hold frames filmed just after the last read."""
+    cap = FakeCapture(numbered, period=0.01)
+    cap.read()
+    time.sleep(0.3)
+    asked = time.monotonic()
+    ok, frame = cap.read()
+    assert ok and frame is not None
+    assert cap.filmed_at(frame_number(frame)) < asked - 0.2
+
+
+def test_usb_camera_gives_a_frame_filmed_after_it_was_asked_for() -> None:
+    cap = FakeCapture(numbered, period=0.01)
     cam = UsbCamera(0, capture=lambda _: cap)
-    assert cap.props[cv2.CAP_PROP_FRAME_WIDTH] == 1280
-    assert cam.read().shape == (720, 1280, 3)
+    try:
+        assert cap.props[cv2.CAP_PROP_FRAME_WIDTH] == 1280 and cap.props[cv2.CAP_PROP_FRAME_HEIGHT] == 720
+        first = frame_number(cam.read())
+        time.sleep(0.3)
+        asked = time.monotonic()
+        later = frame_number(cam.read())
+        # the frame being grabbed when it was asked for, or the next: not one of 0.3 s before
+        assert cap.filmed_at(later) >= asked - 2 * cap.period
+        assert later > first + 20
+        assert frame_number(cam.read()) > later  # never the same frame twice
+        assert cap.decoded == 3  # only the frames asked for are decoded
+    finally:
+        cam.close()
+    assert cap.released
+
+
+def test_usb_camera_reports_an_unplugged_camera() -> None:
+    cap = FakeCapture(numbered, frames=2, period=0.01)
+    cam = UsbCamera(0, capture=lambda _: cap)
     cam.read()
-    with pytest.raises(CameraLost, match="unplugged"):
+    cam.read()
+    with pytest.raises(CameraLost, match="camera '0' gave no frame \\(unplugged\\?\\)"):
+        cam.read()
+    with pytest.raises(CameraLost, match="unplugged"):  # (and from then on)
         cam.read()
     cam.close()
     assert cap.released
+    with pytest.raises(CameraLost, match="camera '0' closed"):
+        cam.read()
+
+
+def test_usb_camera_that_gives_no_frame_in_time() -> None:
+    stuck = threading.Event()
+
+    class Stuck(FakeCapture):
+        def grab(self) -> bool:
+            stuck.wait()
+            return super().grab()
+
+    cap = Stuck(numbered, period=0.01)
+    cam = UsbCamera("/dev/video3", capture=lambda _: cap, timeout=0.2)
+    with pytest.raises(CameraLost, match="camera '/dev/video3' gave no frame in 0.2 s"):
+        cam.read()
+    cam.close()  # the grab is still waiting: the capture is released when it returns
+    assert not cap.released
+    stuck.set()
+    deadline = time.monotonic() + 5.0
+    while not cap.released and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert cap.released
+
+
+def test_usb_camera_that_cannot_decode_its_frame() -> None:
+    class Garbled(FakeCapture):
+        def retrieve(self) -> tuple[bool, np.ndarray | None]:
+            return False, None
+
+    cam = UsbCamera(1, capture=lambda _: Garbled(numbered, period=0.01))
+    with pytest.raises(CameraLost, match="camera '1' gave a frame that could not be decoded"):
+        cam.read()
+    cam.close()
+
+
+def test_usb_camera_whose_device_fails_mid_grab() -> None:
+    class Vanishing(FakeCapture):
+        def grab(self) -> bool:
+            raise cv2.error("VIDIOC_DQBUF: No such device")
+
+    cam = UsbCamera(2, capture=lambda _: Vanishing(numbered))
+    with pytest.raises(CameraLost, match="camera '2' failed: VIDIOC_DQBUF: No such device"):
+        cam.read()
+    cam.close()
+
+
+def test_usb_camera_closed_while_a_read_waits() -> None:
+    never = threading.Event()
+
+    class Stuck(FakeCapture):
+        def grab(self) -> bool:
+            never.wait(0.5)
+            return False
+
+    cam = UsbCamera(0, capture=lambda _: Stuck(numbered), timeout=30.0)
+    raised: list[str] = []
+
+    def reader() -> None:
+        try:
+            cam.read()
+        except CameraLost as e:
+            raised.append(e.reason)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    time.sleep(0.05)
+    cam.close()
+    t.join(timeout=5.0)
+    assert raised == ["camera '0' closed"]
 
 
 def test_usb_camera_that_does_not_open() -> None:
     with pytest.raises(CameraLost, match="cannot open camera '/dev/video7'"):
-        UsbCamera("/dev/video7", capture=lambda _: FakeCapture(0, opened=False))
+        UsbCamera("/dev/video7", capture=lambda _: FakeCapture(numbered, opened=False))
+
+
+def test_usb_camera_timeout_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="timeout 0: expected seconds above 0"):
+        UsbCamera(0, capture=lambda _: FakeCapture(numbered), timeout=0)
 
 
 def test_pi_camera_without_picamera2_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,7 +245,7 @@ def test_pi_camera_through_picamera2_api() -> None:
 
 def test_reconnecting_reports_retries_and_recovers() -> None:
     opened: list[FakeCapture] = []
-    plan = iter([FakeCapture(2), FakeCapture(0, opened=False), FakeCapture(3)])
+    plan = iter([FakeCapture(numbered, frames=2), FakeCapture(numbered, opened=False), FakeCapture(numbered, frames=3)])
 
     def opener() -> UsbCamera:
         cap = next(plan)
@@ -172,3 +264,5 @@ def test_reconnecting_reports_retries_and_recovers() -> None:
     assert r.state.retry_at == pytest.approx(3.3)
     assert r.read(3.4) is not None and r.state.connected
     assert changes[0] == (True, "") and changes[1][0] is False and changes[-1] == (True, "")
+    r.close()
+    assert opened[-1].released
