@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -121,6 +122,52 @@ def restart_to_ready(journal: Path, runs: int = 3) -> list[float]:
     return times
 
 
+def daemon_at_work(journal: Path, seconds: float) -> dict[str, float]:
+    """``refbox run --sim`` for ``seconds`` after it is ready: its camera replays the sample photos
+    and reads their dice (the camera pipeline running), its web page and emulated display up.
+    Resident memory at the end and at its peak (VmRSS, VmHWM), threads, the share of one core it
+    used meanwhile, and the camera's readings (its log lines)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "refbox", "run", "--sim", "--no-keyboard", "--port", "0", "--journal", str(journal)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=journal.parent,
+    )
+    assert proc.stdout is not None
+    out = proc.stdout
+    readings = 0
+    ready = threading.Event()
+
+    def follow() -> None:
+        nonlocal readings
+        for line in out:
+            if line.startswith("refbox: ready"):
+                ready.set()
+            elif "camera read " in line and ready.is_set():
+                readings += 1
+
+    threading.Thread(target=follow, daemon=True).start()
+    try:
+        if not ready.wait(60):
+            raise RuntimeError("refbox run --sim did not get ready in 60 s")
+        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(seconds)
+        cpu1, t1 = cpu_seconds(proc.pid), time.monotonic()
+        status = dict(line.split(":", 1) for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines() if ":" in line)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+    return {
+        "rss": int(status["VmRSS"].split()[0]) * 1024, "peak": int(status["VmHWM"].split()[0]) * 1024,
+        "threads": int(status["Threads"]), "cpu": (cpu1 - cpu0) / (t1 - t0), "readings": readings, "seconds": t1 - t0,
+    }
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` so far (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def mb(n: float) -> str:
     return f"{n / 1e6:.1f} MB"
 
@@ -203,6 +250,12 @@ def main() -> None:
         times = restart_to_ready(path)
         print(f"year-sized journal ({mb(path.stat().st_size)}): median {statistics.median(times):.2f} s "
               f"(runs: {', '.join(f'{t:.2f}' for t in times)})")
+
+        seconds = 15.0 if quick else 60.0
+        print(f"\n== the daemon with its camera pipeline running: `refbox run --sim` for {seconds:.0f} s after ready ==")
+        d = daemon_at_work(work / "daemon.sqlite3", seconds)
+        print(f"resident memory {mb(d['rss'])} at the end, peak {mb(d['peak'])} (budget 150 MB); {d['threads']} threads; "
+              f"{100 * d['cpu']:.0f} % of one core; {d['readings']} camera readings in {d['seconds']:.0f} s")
 
 
 if __name__ == "__main__":
