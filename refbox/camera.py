@@ -36,6 +36,22 @@ def open_source(spec: str, *, hold_frames: int = 30) -> Any:
     raise ValueError(f"camera.source {spec!r}: expected usb:N, usb:/dev/videoN, picamera, folder:PATH or none")
 
 
+def frame_problem(frame: Any) -> str | None:
+    """Why ``frame`` is no picture the readers can read (a colour picture: uint8, (height, width, 3),
+    BGR), or None when it is one.
+
+    >>> import numpy as np
+    >>> frame_problem(np.zeros((48, 64), np.uint8))
+    'expected a colour picture of 8-bit values, (height, width, 3), got shape (48, 64), uint8'
+    >>> frame_problem(np.zeros((48, 64, 3), np.uint8)) is None
+    True
+    """
+    shape, dtype = getattr(frame, "shape", None), getattr(frame, "dtype", None)
+    if shape is not None and len(shape) == 3 and shape[2] == 3 and shape[0] > 0 and shape[1] > 0 and str(dtype) == "uint8":
+        return None
+    return f"expected a colour picture of 8-bit values, (height, width, 3), got shape {shape}, {dtype}"
+
+
 def takes_tiles(game: Any) -> bool:
     """Does the game read domino tiles (rather than dice) from the camera?"""
     from rules.game import Game
@@ -83,7 +99,14 @@ class CameraWorker(threading.Thread):
     (:class:`vision.dice.DiceReader`): True, only at the parts that differ from
     the table; False, at whole frames (slower), since a die lay outside those
     parts (dice the tray's own colour, or a mark on it read as a die), which is
-    logged when it happens; None, not known yet."""
+    logged when it happens; None, not known yet.
+
+    A picture that cannot be read (no colour picture of 8-bit values,
+    :func:`frame_problem`, or one a reader fails on) stops nothing: it is counted
+    in ``status["unreadable"]``, why is kept in ``status["reading_error"]`` until
+    a picture is read again (the table's health and the control page say so
+    meanwhile), the first of a run of failures alike is logged (a reader's fault
+    with its traceback), and the camera goes on with the next picture."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK) -> None:
@@ -98,7 +121,7 @@ class CameraWorker(threading.Thread):
         self._halt = threading.Event()
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
-                                       "dice_network": dice_network, "dice_parts": None}
+                                       "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None}
 
     def stop(self) -> None:
         self._halt.set()
@@ -127,24 +150,34 @@ class CameraWorker(threading.Thread):
             try:
                 while not self._halt.is_set():
                     frame = source.read()
-                    if takes_tiles(self.table.session.game):
-                        tiles = tile_settler.feed(frame, self.clock())
-                        if tiles:
-                            self.status["readings"] += 1
-                            size = (frame.shape[1], frame.shape[0])
-                            entries = tile_contacts(tile_settler.readings, self.zones, size)
-                            log.info("camera read tiles %s", entries)
-                            self._answered("tiles", entries, self.table.tiles(entries))
+                    problem = frame_problem(frame)
+                    if problem is not None:  # (no reader could read it: refused here, naming the reason)
+                        self._unreadable(frame, problem)
+                        self._halt.wait(self.interval)
+                        continue
+                    try:
+                        if takes_tiles(self.table.session.game):
+                            tiles = tile_settler.feed(frame, self.clock())
+                            if tiles:
+                                self.status["readings"] += 1
+                                size = (frame.shape[1], frame.shape[0])
+                                entries = tile_contacts(tile_settler.readings, self.zones, size)
+                                log.info("camera read tiles %s", entries)
+                                self._answered("tiles", entries, self.table.tiles(entries))
+                        else:
+                            dice = settler.feed(frame, self.clock())
+                            self._parts(reader.reads_in_parts(frame.shape))
+                            if isinstance(reader, ChoosingReader):
+                                self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"
+                            if dice:
+                                entries = dice_entries(dice, settler.moved, self.zones)
+                                self.status["readings"] += 1
+                                log.info("camera read %s", entries)
+                                self._answered("dice", entries, self.table.reading(entries))
+                    except Exception as exc:  # a fault of a reader on this picture: reported, and the camera goes on
+                        self._unreadable(frame, exc)
                     else:
-                        dice = settler.feed(frame, self.clock())
-                        self._parts(reader.reads_in_parts(frame.shape))
-                        if isinstance(reader, ChoosingReader):
-                            self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"
-                        if dice:
-                            entries = dice_entries(dice, settler.moved, self.zones)
-                            self.status["readings"] += 1
-                            log.info("camera read %s", entries)
-                            self._answered("dice", entries, self.table.reading(entries))
+                        self.status["reading_error"] = None
                     self._halt.wait(self.interval)
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")
@@ -174,6 +207,20 @@ class CameraWorker(threading.Thread):
             log.warning("camera: a die lies where the frame does not differ from the table (dice the tray's colour, "
                         "or a mark on it read as a die): every frame is read whole from now on, which is slower")
         self.status["dice_parts"] = held
+
+    def _unreadable(self, frame: Any, why: str | Exception) -> None:
+        """Count a picture that was not read, and keep why in ``status["reading_error"]`` (until a picture is read
+        again). The first of a run of failures alike is logged: a reader's fault with its traceback."""
+        if isinstance(why, Exception):
+            lines = [line for line in str(why).splitlines() if line.strip()]  # (OpenCV's last line says what went wrong)
+            reason = f"{type(why).__name__}: {lines[-1].strip(' >') if lines else '(no message)'} (on a picture of shape {getattr(frame, 'shape', None)})"
+            fault = True
+        else:
+            reason, fault = why, False
+        self.status["unreadable"] += 1
+        if self.status["reading_error"] != reason:
+            log.error("camera: a picture could not be read: %s; going on with the next picture", reason, exc_info=fault)
+        self.status["reading_error"] = reason
 
     def _lost(self, reason: str) -> None:
         if self.status["last_error"] != reason:

@@ -90,7 +90,8 @@ def health() -> Any:
 def camera() -> Any:
     """The camera: ``{"camera": null}`` when the table has none, else ``connected``,
     ``last_error``, ``readings``, ``dice_network``, ``dice_parts`` (whether the dice
-    reader looks only at what differs from the table) and ``last``, the newest reading with the table's
+    reader looks only at what differs from the table), ``unreadable`` and ``reading_error`` (pictures
+    the readers failed on, and why the last one failed while no picture has been read since) and ``last``, the newest reading with the table's
     answer (``n``, ``kind`` dice/tiles, ``seen``, ``accepted``, ``reason`` and
     ``reason_text`` in the request's language, ``event`` when accepted)."""
     from refbox.i18n import translate_reason

@@ -8,9 +8,12 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -147,6 +150,76 @@ def test_camera_folder_deleted_is_reported_retried_and_manual_rolls_go_on(tmp_pa
     shutil.copy(ROOT / "samples" / "dice" / "face-4.jpg", photos / "face-4.jpg")
     assert wait_until(lambda: dev.health()["camera"]["ok"], timeout=15), dev.health()
     assert "device camera recovered" in caplog.text
+
+
+class Switchable:
+    """A camera that gives a picture no reader can read (grey, 48×64) while ``bad`` is set, else a photo of a die."""
+
+    def __init__(self, bad: threading.Event) -> None:
+        self.bad = bad
+        self.good = cv2.imread(str(ROOT / "samples" / "dice" / "face-3.jpg"))
+        self.grey = np.zeros((48, 64), np.uint8)
+
+    def read(self):
+        return self.grey if self.bad.is_set() else self.good
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_picture_the_readers_cannot_read_is_reported_and_the_camera_goes_on(rig, caplog):
+    caplog.set_level(logging.INFO, logger="refbox")
+    cfg, table, dev = rig(PIG)
+    table.start()
+    bad = threading.Event()
+    bad.set()
+    worker = CameraWorker(lambda: Switchable(bad), table, interval=0.01)
+    dev.camera = worker
+    dev.closers.append(worker.stop)
+    worker.start()
+    assert wait_until(lambda: worker.status["unreadable"] >= 3)
+    health = dev.health()["camera"]
+    assert not health["ok"], health
+    assert health["detail"].startswith("a picture could not be read: expected a colour picture of 8-bit values, "
+                                       "(height, width, 3), got shape (48, 64), uint8 ("), health
+    assert worker.status["reading_error"] == "expected a colour picture of 8-bit values, (height, width, 3), got shape (48, 64), uint8"
+    assert "so far; going on with the next picture" in health["detail"]
+    assert worker.is_alive() and worker.status["connected"] and worker.status["last_error"] is None
+    # logged once for the run of failures alike
+    assert len([r for r in caplog.records if r.name == "refbox.camera" and "could not be read" in r.getMessage()]) == 1
+    assert table.submit({"type": "roll", "dice": [4]}, "web").result(5).accepted  # by hand meanwhile
+
+    bad.clear()  # pictures again: read, and the roll of the photo's three reaches the table
+    assert wait_until(lambda: worker.status["last"] is not None, timeout=15), worker.status
+    assert dev.health()["camera"]["ok"] and worker.status["reading_error"] is None
+    assert worker.status["last"]["seen"] == [3] and worker.status["last"]["accepted"]
+
+
+def test_a_readers_fault_on_a_picture_is_reported_with_its_traceback_and_the_camera_goes_on(rig, caplog, monkeypatch):
+    from vision.settle import Settler
+
+    caplog.set_level(logging.INFO, logger="refbox")
+    cfg, table, dev = rig(PIG)
+    table.start()
+    feed, calls = Settler.feed, []
+
+    def faulty(self, frame, now):
+        calls.append(now)
+        if len(calls) <= 2:
+            raise cv2.error("OpenCV(5.1.0) resize.cpp:4208: error: (-215:Assertion failed)\n> !ssize.empty()\n")
+        return feed(self, frame, now)
+
+    monkeypatch.setattr(Settler, "feed", faulty)
+    worker = CameraWorker(lambda: Switchable(threading.Event()), table, interval=0.01)
+    dev.camera = worker
+    dev.closers.append(worker.stop)
+    worker.start()
+    assert wait_until(lambda: worker.status["readings"] >= 1, timeout=15), worker.status
+    assert worker.status["unreadable"] == 2 and worker.status["reading_error"] is None and dev.health()["camera"]["ok"]
+    logged = [r for r in caplog.records if r.name == "refbox.camera" and "could not be read" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].exc_info is not None
+    assert logged[0].getMessage() == ("camera: a picture could not be read: error: !ssize.empty() (on a picture of shape (480, 640, 3)); "
+                                      "going on with the next picture")
 
 
 def test_stuck_button_is_reported_and_the_others_still_work(rig, caplog):

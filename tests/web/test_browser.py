@@ -320,6 +320,35 @@ def test_control_panel_says_when_the_camera_reads_whole_pictures(page, tmp_path)
         s.stop()
 
 
+def test_control_panel_says_when_a_picture_could_not_be_read(page, tmp_path):
+    """A camera that gives grey pictures, which no reader can read: the panel says so, with the
+    reason and how many, and the camera goes on."""
+    import numpy as np
+
+    from refbox.camera import CameraWorker
+
+    class Grey:
+        def read(self) -> np.ndarray:
+            return np.zeros((48, 64), np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
+    worker = CameraWorker(Grey, s.table, interval=0.05)
+    s.app.extensions["refbox.camera"] = worker
+    try:
+        s.log_in(page)
+        worker.start()
+        expect()(page.locator("#camera-state")).to_contain_text(re.compile(
+            r"a picture could not be read \(\d+ so far\): expected a colour picture of 8-bit values, \(height, width, 3\), "
+            r"got shape \(48, 64\), uint8; going on with the next one, enter throws by hand meanwhile"))
+        assert worker.is_alive() and worker.status["unreadable"] >= 1
+    finally:
+        worker.stop()
+        s.stop()
+
+
 def test_control_panel_hides_the_camera_panel_without_a_camera(page, served):
     served.log_in(page)
     expect()(page.locator("#buttons button").first).to_be_visible()

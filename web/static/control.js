@@ -213,8 +213,11 @@
     const network = c.dice_network && !["standard", "auto", "auto (standard)"].includes(c.dice_network) ? "; " + fmt(S.camera_network, { network: c.dice_network }) : "";
     // the dice reader looks at whole pictures, slower, when a die lay where nothing differs from the table
     const whole = c.dice_parts === false ? "; " + S.camera_whole : "";
-    $("camera-state").textContent = (c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
-      : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening) + network + whole;
+    // a picture the readers failed on: said until a picture is read again (the camera goes on)
+    const state = c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
+      : c.reading_error ? fmt(S.camera_unreadable, { n: c.unreadable, reason: c.reading_error })
+      : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening;
+    $("camera-state").textContent = state + network + whole;
     const last = c.last;
     if (!last) { $("camera-last").textContent = ""; return; }
     const seen = last.kind === "tiles"
