@@ -128,10 +128,9 @@ class CameraWorker(threading.Thread):
         self.join(timeout=5)
 
     def run(self) -> None:
-        from vision.dice import ChoosingReader, camera_reader
+        from vision.dice import camera_reader
         from vision.settle import Settler
         from vision.sources import CameraLost
-        from vision.tile_contacts import tile_contacts
         from vision.tile_settle import TileSettler
 
         backoff = 1.0
@@ -153,36 +152,42 @@ class CameraWorker(threading.Thread):
                     problem = frame_problem(frame)
                     if problem is not None:  # (no reader could read it: refused here, naming the reason)
                         self._unreadable(frame, problem)
-                        self._halt.wait(self.interval)
-                        continue
-                    try:
-                        if takes_tiles(self.table.session.game):
-                            tiles = tile_settler.feed(frame, self.clock())
-                            if tiles:
-                                self.status["readings"] += 1
-                                size = (frame.shape[1], frame.shape[0])
-                                entries = tile_contacts(tile_settler.readings, self.zones, size)
-                                log.info("camera read tiles %s", entries)
-                                self._answered("tiles", entries, self.table.tiles(entries))
-                        else:
-                            dice = settler.feed(frame, self.clock())
-                            self._parts(reader.reads_in_parts(frame.shape))
-                            if isinstance(reader, ChoosingReader):
-                                self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"
-                            if dice:
-                                entries = dice_entries(dice, settler.moved, self.zones)
-                                self.status["readings"] += 1
-                                log.info("camera read %s", entries)
-                                self._answered("dice", entries, self.table.reading(entries))
-                    except Exception as exc:  # a fault of a reader on this picture: reported, and the camera goes on
-                        self._unreadable(frame, exc)
                     else:
-                        self.status["reading_error"] = None
+                        try:
+                            self._feed(frame, reader, settler, tile_settler)
+                        except Exception as exc:  # a fault of a reader on this picture: reported, and the camera goes on
+                            self._unreadable(frame, exc)
+                        else:
+                            self.status["reading_error"] = None
                     self._halt.wait(self.interval)
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")
             finally:
                 source.close()
+
+    def _feed(self, frame: Any, reader: Any, settler: Any, tile_settler: Any) -> None:
+        """One picture to the settler the table's game reads with; a settled reading to the table."""
+        from vision.dice import ChoosingReader
+        from vision.tile_contacts import tile_contacts
+
+        if takes_tiles(self.table.session.game):
+            tiles = tile_settler.feed(frame, self.clock())
+            if tiles:
+                self.status["readings"] += 1
+                size = (frame.shape[1], frame.shape[0])
+                entries = tile_contacts(tile_settler.readings, self.zones, size)
+                log.info("camera read tiles %s", entries)
+                self._answered("tiles", entries, self.table.tiles(entries))
+        else:
+            dice = settler.feed(frame, self.clock())
+            self._parts(reader.reads_in_parts(frame.shape))
+            if isinstance(reader, ChoosingReader):
+                self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"
+            if dice:
+                entries = dice_entries(dice, settler.moved, self.zones)
+                self.status["readings"] += 1
+                log.info("camera read %s", entries)
+                self._answered("dice", entries, self.table.reading(entries))
 
     def _answered(self, kind: str, seen: list[Any], answer: Any) -> None:
         """Keep the table's answer to reading number ``readings`` in ``status["last"]``

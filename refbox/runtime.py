@@ -87,11 +87,11 @@ class Devices:
         ok = bool(st["connected"]) or st["last_error"] is None  # still opening is not a fault
         if st["last_error"]:
             detail = f"{st['last_error']} (retrying; enter rolls by hand)"
-        elif st.get("reading_error"):
+        elif st["reading_error"]:
             detail = f"a picture could not be read: {st['reading_error']} ({st['unreadable']} so far; going on with the next picture, enter rolls by hand meanwhile)"
         else:
             detail = f"connected, {st['readings']} readings" if st["connected"] else "opening"
-        return {"ok": ok and not st["last_error"] and not st.get("reading_error"), "detail": detail, **st}
+        return {"ok": ok and not st["last_error"] and not st["reading_error"], "detail": detail, **st}
 
     def _keypad_health(self) -> dict[str, Any]:
         held = self.keypad.held()
