@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.web_load import cpu_seconds, memory_kb  # noqa: E402  (the child process's CPU and memory, as the web bench reads them)
 from refbox.journal import Journal  # noqa: E402
 from refbox.table import Table, final_view_of  # noqa: E402
 
@@ -103,15 +104,20 @@ def year_journal(path: Path, events_total: int, per_game: int = 120) -> tuple[in
     return games, written
 
 
-def restart_to_ready(journal: Path, runs: int = 3) -> list[float]:
+def start_sim(journal: Path) -> subprocess.Popen[str]:
+    """``refbox run --sim`` on ``journal``, its log and output on the process's ``stdout``."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "refbox", "run", "--sim", "--no-keyboard", "--port", "0", "--journal", str(journal)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=journal.parent,
+    )
+
+
+def restart_to_ready(journal: Path, runs: int = 3) -> list[float]:
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "refbox", "run", "--sim", "--no-keyboard", "--port", "0", "--journal", str(journal)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=journal.parent,
-        )
+        proc = start_sim(journal)
         assert proc.stdout is not None
         for line in proc.stdout:
             if line.startswith("refbox: ready"):
@@ -127,11 +133,7 @@ def daemon_at_work(journal: Path, seconds: float) -> dict[str, float]:
     and reads their dice (the camera pipeline running), its web page and emulated display up.
     Resident memory at the end and at its peak (VmRSS, VmHWM), threads, the share of one core it
     used meanwhile, and the camera's readings (its log lines)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "refbox", "run", "--sim", "--no-keyboard", "--port", "0", "--journal", str(journal)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=journal.parent,
-    )
+    proc = start_sim(journal)
     assert proc.stdout is not None
     out = proc.stdout
     readings = 0
@@ -152,20 +154,14 @@ def daemon_at_work(journal: Path, seconds: float) -> dict[str, float]:
         cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
         time.sleep(seconds)
         cpu1, t1 = cpu_seconds(proc.pid), time.monotonic()
-        status = dict(line.split(":", 1) for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines() if ":" in line)
+        memory = memory_kb(proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(20)
     return {
-        "rss": int(status["VmRSS"].split()[0]) * 1024, "peak": int(status["VmHWM"].split()[0]) * 1024,
-        "threads": int(status["Threads"]), "cpu": (cpu1 - cpu0) / (t1 - t0), "readings": readings, "seconds": t1 - t0,
+        "rss": memory["VmRSS"] * 1024, "peak": memory["VmHWM"] * 1024,
+        "threads": memory["Threads"], "cpu": (cpu1 - cpu0) / (t1 - t0), "readings": readings, "seconds": t1 - t0,
     }
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of process ``pid`` so far (/proc/PID/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def mb(n: float) -> str:
