@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support import wait_until
 from vision.sources import CameraLost, CameraUnavailable, FakeCapture, FolderSource, PiCamera, Reconnecting, UsbCamera
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "dice"
@@ -146,10 +147,7 @@ def test_usb_camera_that_gives_no_frame_in_time() -> None:
     cam.close()  # the grab is still waiting: the capture is released when it returns
     assert not cap.released
     stuck.set()
-    deadline = time.monotonic() + 5.0
-    while not cap.released and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert cap.released
+    assert wait_until(lambda: cap.released, timeout=5.0)
 
 
 def test_usb_camera_that_cannot_decode_its_frame() -> None:
