@@ -9,8 +9,9 @@ OpenCV asks V4L2 for), dropping what it films while they are all full. It films
 frames: each roll 1 s of dice in motion (a new picture every frame), then 2.5 s at
 rest. The loop is the camera worker's (``refbox.camera.CameraWorker``): read a
 frame, feed it to the settler (``vision.settle.Settler`` with the camera's default
-reader, ``vision.dice.camera_reader``), wait ``--interval`` (``camera.interval_ms``,
-0.1 s). For each roll it times the roll event from the moment the dice came to rest,
+reader, ``vision.dice.camera_reader``), wait what is left of ``--interval``
+(``camera.interval_ms``, 0.1 s) since the frame was asked for
+(``refbox.camera.next_frame_wait``). For each roll it times the roll event from the moment the dice came to rest,
 on real time, with two ways to read the camera:
 
 - ``UsbCamera``: :class:`vision.sources.UsbCamera`, whose thread takes every frame from the
@@ -18,8 +19,10 @@ on real time, with two ways to read the camera:
 - ``VideoCapture.read``: the capture read directly, which gives the oldest frame waiting
   in the buffers (what ``UsbCamera`` did before the seventeenth session).
 
-The settler needs three still frames over 0.2 s, then three readings that agree; so at
-a read every ~0.11 s a roll cannot be answered much before 0.5 s.
+The settler reads every still frame and answers once three still frames span 0.2 s and
+its last three readings agree: the fourth frame filmed at rest (the first differs from
+the last one in motion), so at a frame every 0.1 s a roll cannot be answered much before
+0.3 s.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from refbox.camera import next_frame_wait  # noqa: E402
 from vision.dice import camera_reader  # noqa: E402
 from vision.settle import Settler  # noqa: E402
 from vision.sources import FakeCapture, UsbCamera  # noqa: E402
@@ -100,6 +104,7 @@ def run(kind: str, rolls: int, interval: float, fps: float, buffers: int) -> tup
     end = cap.filmed_at(rolls * scene.per_roll)
     try:
         while time.monotonic() < end:
+            asked = time.monotonic()
             frame = source.read()
             reads += 1
             dice = settler.feed(frame, time.monotonic())
@@ -109,7 +114,7 @@ def run(kind: str, rolls: int, interval: float, fps: float, buffers: int) -> tup
                 if roll not in answered and now >= cap.filmed_at(scene.at_rest(roll)):
                     answered.add(roll)
                     latencies.append(now - cap.filmed_at(scene.at_rest(roll)))
-            time.sleep(interval)
+            time.sleep(next_frame_wait(interval, asked, time.monotonic()))
     finally:
         source.close()
     return latencies, reads
@@ -118,7 +123,7 @@ def run(kind: str, rolls: int, interval: float, fps: float, buffers: int) -> tup
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rolls", type=int, default=8)
-    ap.add_argument("--interval", type=float, default=0.1, help="seconds the loop waits after each frame (camera.interval_ms / 1000)")
+    ap.add_argument("--interval", type=float, default=0.1, help="seconds between frames (camera.interval_ms / 1000)")
     ap.add_argument("--fps", type=float, default=30.0)
     ap.add_argument("--buffers", type=int, default=4)
     args = ap.parse_args(argv)
@@ -126,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--rolls and --buffers: 1 or more; --interval: 0 or more; --fps: above 0")
     cv2.setNumThreads(1)
     print(f"{args.rolls} rolls of 5 drawn dice, 1280x720, a camera of {args.fps:g} fps with {args.buffers} buffers, "
-          f"the loop waiting {args.interval:g} s after each frame")
+          f"a frame asked for every {args.interval:g} s")
     print(f"{'camera read by':<20} {'answered':>9} {'median ms':>10} {'max ms':>8} {'reads/s':>8}")
     for kind in ("UsbCamera", "VideoCapture.read"):
         t0 = time.monotonic()

@@ -52,6 +52,19 @@ def frame_problem(frame: Any) -> str | None:
     return f"expected a colour picture of 8-bit values, (height, width, 3), got shape {shape}, {dtype}"
 
 
+def next_frame_wait(interval: float, asked: float, now: float) -> float:
+    """Seconds to wait before asking for the next frame, so that frames are asked for every
+    ``interval`` seconds (``camera.interval_ms``) when reading one takes less: ``asked`` is when the
+    last frame was asked for, ``now`` is after it was read (a USB camera's read waits for a fresh
+    frame, up to one frame time, and the readers take their share). A frame that took the whole
+    interval or longer is followed by the next one at once.
+
+    >>> next_frame_wait(0.25, 10.0, 10.125), next_frame_wait(0.25, 10.0, 10.25), next_frame_wait(0.25, 10.0, 10.5)
+    (0.125, 0.0, 0.0)
+    """
+    return max(0.0, interval - (now - asked))
+
+
 def takes_tiles(game: Any) -> bool:
     """Does the game read domino tiles (rather than dice) from the camera?"""
     from rules.game import Game
@@ -81,7 +94,8 @@ def dice_entries(dice: Sequence[Any], moved: Sequence[bool], zones: Any = None) 
 
 
 class CameraWorker(threading.Thread):
-    """Reads frames, feeds the settler, submits each settled reading once: dice for
+    """Reads a frame every ``interval`` seconds (or as fast as they are read, when that is slower:
+    :func:`next_frame_wait`), feeds the settler, submits each settled reading once: dice for
     the dice games, the set of tiles on the table for dominoes (the table's current
     game decides, frame by frame, so a new game from the control page just works).
 
@@ -106,7 +120,9 @@ class CameraWorker(threading.Thread):
     in ``status["unreadable"]``, why is kept in ``status["reading_error"]`` until
     a picture is read again (the table's health and the control page say so
     meanwhile), the first of a run of failures alike is logged (a reader's fault
-    with its traceback), and the camera goes on with the next picture."""
+    with its traceback), and the camera goes on with the next picture.
+
+    ``clock`` (seconds) times the frames for the settlers and paces them."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK) -> None:
@@ -148,6 +164,7 @@ class CameraWorker(threading.Thread):
             settler, tile_settler = Settler(reader, zones=self.zones), TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():
+                    asked = self.clock()
                     frame = source.read()
                     problem = frame_problem(frame)
                     if problem is not None:  # (no reader could read it: refused here, naming the reason)
@@ -159,7 +176,7 @@ class CameraWorker(threading.Thread):
                             self._unreadable(frame, exc)
                         else:
                             self.status["reading_error"] = None
-                    self._halt.wait(self.interval)
+                    self._halt.wait(next_frame_wait(self.interval, asked, self.clock()))
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")
             finally:

@@ -8,14 +8,18 @@ seconds). It answers None almost always, and the dice (a tuple of
    with the previous one; the fraction of changed pixels is the motion. While
    something moves (a throw, dice rolling, a hand) nothing is read, and any motion
    *arms* the settler for the next roll.
-2. **Still.** After ``still_frames`` frames without motion, spanning at least
-   ``still_seconds``, the picture is read.
+2. **Still.** Every frame without motion is read (unless 3 vetoes it), and the
+   dice are answered only once ``still_frames`` frames without motion span at
+   least ``still_seconds``.
 3. **Hand.** A large skin-coloured area in the picture (a hand resting in the
    tray) vetoes the reading.
-4. **Agreement.** The last ``agree`` readings must be the same dice (same values,
-   centres within ``max_shift`` of a die's size), and every die must be sure
-   (value not None): a cocked die leaning on a wall or another die is read
-   unsure, so it blocks the roll until someone settles it.
+4. **Agreement.** The last ``agree`` readings, all of frames without motion
+   since the last motion, must be the same dice (same values, centres within
+   ``max_shift`` of a die's size), and every die must be sure (value not None):
+   a cocked die leaning on a wall or another die is read unsure, so it blocks
+   the roll until someone settles it. The readings are taken while the picture
+   settles, so with the defaults (3 still frames, 3 readings) a roll is
+   answered on the third still frame, not the fifth.
 5. **Once.** Having answered, the settler is disarmed until the picture moves
    again or the dice at rest change (a die nudged to a new value without a
    visible throw still counts as a new roll only after motion). After motion,
@@ -145,8 +149,8 @@ class Settler:
     >>> from vision.synth import render_dice
     >>> s = Settler(still_frames=2, agree=2)
     >>> still, _ = render_dice([2, 5], seed=3)
-    >>> [s.feed(still, t * 0.1) is not None for t in range(6)]
-    [False, False, False, False, True, False]
+    >>> [s.feed(still, t * 0.1) is not None for t in range(6)]  # still from 0.1 s, for 0.2 s from 0.3 s
+    [False, False, False, True, False, False]
     """
 
     def __init__(
@@ -207,9 +211,6 @@ class Settler:
             self._armed = True
             self.status = SettleStatus(motion, True, False, 0, True, "moving")
             return None
-        if not still.settled:
-            self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
-            return None
         hand = skin_fraction(frame) > self.hand_fraction
         if hand:
             self._history.clear()
@@ -219,6 +220,9 @@ class Settler:
         if self.zones is not None:
             dice = self.zones.assign(dice, (frame.shape[1], frame.shape[0]))
         self._history.append(dice)
+        if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
+            self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
+            return None
         if not self._armed:
             if self._last is not None and not self._same(dice, self._last):
                 self.status = SettleStatus(motion, False, False, still.frames, False, "dice changed without a throw")

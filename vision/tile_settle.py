@@ -2,9 +2,10 @@
 and comes to rest.
 
 A :class:`TileSettler` is fed every camera frame with the table's clock. While the
-picture moves (a hand placing a tile) nothing is read. Once it has been still for
-``still_frames`` frames spanning ``still_seconds``, the tiles are read; when the last
-``agree`` readings give the same set of tiles and every tile is sure (both halves
+picture moves (a hand placing a tile) nothing is read. Every frame without motion
+is read; once the picture has been still for ``still_frames`` frames spanning
+``still_seconds`` and the last ``agree`` readings (all of frames without motion
+since the last motion) give the same set of tiles, every tile sure (both halves
 read), that set is reported, once. A tile with an unsure half blocks the report:
 it is better to wait for the hand to leave or for the operator than to guess.
 
@@ -84,15 +85,15 @@ class TileSettler:
             self._history.clear()
             self.reason = "moving"
             return None
-        if not still.settled:
-            self.reason = "settling"
-            return None
         readings = list(self.reader(frame))
         sure = [(a, b) for a, b in (r.pips for r in readings) if a is not None and b is not None]
         tiles: Tiles | None = None
         if len(sure) == len(readings):
             tiles = tuple(sorted((min(a, b), max(a, b)) for a, b in sure))
         self._history.append(tiles)
+        if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
+            self.reason = "settling"
+            return None
         if tiles is None:
             self.reason = "a tile is unsure"
             return None

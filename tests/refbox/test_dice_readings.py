@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import shutil
+import threading
 import time
 from pathlib import Path
 
@@ -199,6 +200,40 @@ def test_the_camera_says_whether_it_reads_only_what_differs_from_the_table(tmp_p
         assert len(warned) == (1 if purple else 0)
     finally:
         table.stop()
+
+
+def test_frames_are_asked_for_every_interval_the_time_a_frame_takes_included(tmp_path):
+    """``camera.interval_ms`` is the time between frames: a frame that takes 0.04 s to come
+    (a USB camera's read waits for a fresh one) and be read is followed by a wait of 0.06 s, not
+    0.1 s; one that takes longer than the interval by none."""
+    clock = Clock()
+    took = iter([0.04, 0.04, 0.15, 0.1, 0.0])
+
+    class Slow:
+        def read(self) -> np.ndarray:
+            clock.t += next(took)
+            return np.zeros((720, 1280, 3), np.uint8)  # (an empty table: nothing to submit)
+
+        def close(self) -> None:
+            pass
+
+    class Waits(threading.Event):  # the worker's halt: records each wait, and halts after five
+        def __init__(self) -> None:
+            super().__init__()
+            self.waited: list[float] = []
+
+        def wait(self, timeout: float | None = None) -> bool:
+            self.waited.append(round(timeout or 0.0, 9))
+            if len(self.waited) == 5:
+                self.set()
+            return self.is_set()
+
+    table = Table(Journal(tmp_path / "j.sqlite3"), POKER, clock=Clock())
+    worker = CameraWorker(Slow, table, interval=0.1, clock=clock)
+    worker._halt = halt = Waits()
+    worker.run()  # (in this thread: it returns once halted)
+    assert halt.waited == [0.06, 0.06, 0.0, 0.0, 0.1]
+    assert worker.status["connected"] and worker.status["unreadable"] == 0
 
 
 def test_an_unusable_dice_network_is_refused_at_start_naming_the_key(tmp_path):

@@ -49,6 +49,23 @@ def test_one_roll_per_throw_only_after_rest() -> None:
     assert t >= 8 / FPS + 0.2  # not before the dice have rested a while
 
 
+def test_the_roll_is_answered_as_soon_as_the_dice_have_rested_long_enough() -> None:
+    """The dice are read on every still frame, so the three readings that must agree are
+    there when the third still frame ends the 0.2 s of rest, not two frames later."""
+    calls = []
+
+    def reader(frame: np.ndarray) -> list[DieReading]:
+        calls.append(frame)
+        return [DieReading(4, (100.0, 100.0), 0.9, (80, 80, 120, 120))]
+
+    s = Settler(reader)
+    frames = rolling([1, 2, 3], 8, 1) + still([3, 4, 5], 15, 2)
+    got = feed_all(s, frames)
+    # frame 8 is the first at rest (it differs from the last rolling one), 9 to 11 are still
+    assert [round(t, 3) for t, _ in got] == [1.1]
+    assert len(calls) == 14  # (every still frame is read, 9 to 22; the roll is answered once)
+
+
 def test_rolling_dice_never_give_a_roll() -> None:
     assert feed_all(Settler(), rolling([2, 6], 30, 3)) == []
 
@@ -162,7 +179,8 @@ def test_ignored_areas_are_neither_read_nor_watched_for_motion() -> None:
         draw_die(img, 5, (450, 420), 60)
         for k in range(6):
             draw_die(img, k + 1, (870 + 150 * (k % 3), 250 + 220 * (k // 3)), 60)
-        cv2.circle(img, (int(rng.integers(800, 1240)), int(rng.integers(40, 680))), 35, (30, 30, 200), -1)
+        # a dark piece (motion is measured in grey, where a red one is as light as the green table)
+        cv2.circle(img, (int(rng.integers(800, 1240)), int(rng.integers(40, 680))), 35, (20, 20, 20), -1)
         frames.append(img)
     tray = {"tray": [[0, 0], [760, 0], [760, 720], [0, 720]]}
     zones = Zones.from_calibration({"size": [1280, 720], "zones": tray, "ignore": [[[770, 0], [1280, 0], [1280, 720], [770, 720]]]})
@@ -192,6 +210,20 @@ def test_the_tile_settler_leaves_out_the_ignore_areas_too() -> None:
         s.feed(img, i / FPS)
     assert seen and all((f == (40, 110, 40)).all() for f in seen)
     assert not (img == (40, 110, 40)).all()
+
+
+def test_the_tile_settler_reports_once_the_table_has_rested_long_enough() -> None:
+    """As the dice settler: the tiles are read on every still frame, and reported when
+    three still frames span 0.3 s (still_seconds) and the last three readings agree."""
+    from vision.tile_settle import TileSettler
+    from vision.types import TileReading
+
+    s = TileSettler(lambda frame: [TileReading((6, 2), (100.0, 100.0))])
+    frames = rolling([1, 2], 4, 3) + still([5], 10, 4)
+    got = [(round(i / FPS, 3), tiles) for i, f in enumerate(frames) if (tiles := s.feed(f, i / FPS)) is not None]
+    # frame 4 is the first at rest, 5 to 7 are still but span 0.2 s, frame 8 ends the 0.3 s
+    assert got == [(0.8, ((2, 6),))]
+    assert s.reason == "already reported"
 
 
 def test_a_settler_reads_with_a_camera_reader_that_remembers_its_scale() -> None:
