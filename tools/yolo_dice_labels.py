@@ -9,9 +9,12 @@ itself or in its ``train/``, ``valid/`` and ``test/`` folders (all are taken
 unless ``--splits`` names some: an extra set is trained on whole, see
 ``tools/train_dice_classifier.py --extra``, so an export's ``valid`` and
 ``test`` photos can be kept apart as a set to measure the reader on).
+Or it is a folder as labelling tools such as labelImg write them: the photos and
+their label files side by side, and ``classes.txt``, one class name a line.
 Each label line is ``class cx cy w h`` in shares of the picture; a class must be
-named by a die value, ``'1'`` to ``'6'`` (``names: ['1', '2', ...]``), alone or
-after a word and an underscore, a hyphen or a space (``'dice_1'``).
+named by a die value, ``'1'`` to ``'6'`` (``names: ['1', '2', ...]``) or its
+English word (``One`` to ``Six``, any case), alone or after a word and an
+underscore, a hyphen or a space (``'dice_1'``).
 
 ``--one-per-photo`` keeps one of the copies an export made of each photo:
 Roboflow names them ``<photo>_jpg.rf.<hash>.jpg`` and augments the training
@@ -66,13 +69,18 @@ from bench.dice_accuracy import origin_line, write_set  # noqa: E402  (the label
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
-_DIE_VALUE = re.compile(r"(?:[A-Za-z]+[_\- ])?([1-6])")
-"""A class name that is a die value: ``'4'``, or after a word (``'dice_4'``, ``'die-4'``, ``'d 4'``)."""
+_WORDS = ("one", "two", "three", "four", "five", "six")
+
+_DIE_VALUE = re.compile(r"(?:[A-Za-z]+[_\- ])?([1-6]|" + "|".join(_WORDS) + ")", re.IGNORECASE)
+"""A class name that is a die value: ``'4'`` or ``'Four'``, or after a word (``'dice_4'``, ``'die-4'``, ``'d 4'``)."""
 
 
-def class_values(data_yaml: Path) -> list[int]:
-    """The die value of each class id, from the ``names:`` of a YOLO ``data.yaml``: a one-line list
-    (``names: ['1', '2']``) or a block of ``- '1'`` lines."""
+def class_values(classes: Path) -> list[int]:
+    """The die value of each class id, from the ``names:`` of a YOLO ``data.yaml`` (a one-line list,
+    ``names: ['1', '2']``, or a block of ``- '1'`` lines), or from a ``classes.txt``, one name a line."""
+    if classes.name == "classes.txt":
+        return _values_of([ln.strip() for ln in classes.read_text(encoding="utf-8").splitlines() if ln.strip()], classes, "classes")
+    data_yaml = classes
     lines = data_yaml.read_text(encoding="utf-8").splitlines()
     start = next((i for i, ln in enumerate(lines) if ln.startswith("names:")), None)
     if start is None:
@@ -86,14 +94,19 @@ def class_values(data_yaml: Path) -> list[int]:
             names = [ast.literal_eval(ln[1:].strip()) for ln in block[: next((i for i, ln in enumerate(block) if not ln.startswith("-")), len(block))]]
     except (ValueError, SyntaxError):
         raise ValueError(f"{data_yaml}: its 'names:' is not a list of quoted class names") from None
+    return _values_of(names, data_yaml, "'names:'")
+
+
+def _values_of(names: Sequence[object], source: Path, listed_in: str) -> list[int]:
+    """The die value each class name stands for (:data:`_DIE_VALUE`), refused naming ``source`` when one is none."""
     values = []
     for i, name in enumerate(names):
         value = _DIE_VALUE.fullmatch(str(name))
         if value is None:
-            raise ValueError(f"{data_yaml}: class {i} is named {name!r}, not a die value 1-6 (alone or after a word and _, - or a space)")
-        values.append(int(value[1]))
+            raise ValueError(f"{source}: class {i} is named {name!r}, not a die value 1-6 or one to six (alone or after a word and _, - or a space)")
+        values.append(int(value[1]) if value[1].isdigit() else _WORDS.index(value[1].lower()) + 1)
     if not values:
-        raise ValueError(f"{data_yaml}: 'names:' lists no classes")
+        raise ValueError(f"{source}: {listed_in} lists no classes")
     return values
 
 
@@ -111,7 +124,7 @@ def dice_of(label_file: Path, values: list[int], width: int, height: int) -> lis
         except (ValueError, IndexError):
             raise ValueError(f"{label_file}:{number}: {line!r} is not 'class cx cy w h'") from None
         if not 0 <= cls < len(values):
-            raise ValueError(f"{label_file}:{number}: class {cls} is not one of the {len(values)} classes of data.yaml")
+            raise ValueError(f"{label_file}:{number}: class {cls} is not one of the {len(values)} classes named")
         box = [max(0, round((cx - w / 2) * width)), max(0, round((cy - h / 2) * height)),
                min(width, round((cx + w / 2) * width)), min(height, round((cy + h / 2) * height))]
         dice.append({"value": values[cls], "box": box})
@@ -169,24 +182,31 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
         raise ValueError(f"--median {median}: an odd width of 3 or more pixels expected")
     if specks and not median:
         raise ValueError("--specks: the median that replaces them is --median K, which was not given")
-    values = class_values(src / "data.yaml")
-    folders = [d for d in (src, *(src / name for name in splits)) if (d / "images").is_dir()]
-    if not folders:
-        raise ValueError(f"{src}: no images/ folder, in it or in its {', '.join(f'{n}/' for n in splits)}")
+    folders: list[tuple[Path, Path]]  # (the photos, their label files)
+    if not (src / "data.yaml").is_file() and not (src / "classes.txt").is_file():
+        raise ValueError(f"{src}: no data.yaml (a YOLO export) or classes.txt (photos and their label files side by side)")
+    if (src / "data.yaml").is_file():
+        values = class_values(src / "data.yaml")
+        folders = [(d / "images", d / "labels") for d in (src, *(src / name for name in splits)) if (d / "images").is_dir()]
+        if not folders:
+            raise ValueError(f"{src}: no images/ folder, in it or in its {', '.join(f'{n}/' for n in splits)}")
+    else:  # (labelImg's layout: the photos and their label files side by side)
+        values = class_values(src / "classes.txt")
+        folders = [(src, src)]
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[dict]] = {}
     seen: set[str] = set()
     orphans = copies = left = 0
     replaced = pixels = 0.0  # (--specks: the pixels despeckle replaced, of all the photos')
-    for split in folders:
-        if (split / "labels").is_dir():
-            orphans += sum(1 for p in (split / "labels").glob("*.txt")
-                           if not any((split / "images" / (p.stem + s)).is_file() for s in IMAGE_SUFFIXES + (".JPG", ".PNG")))
-        for image_file in sorted(p for p in (split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+    for images, label_dir in folders:
+        if label_dir.is_dir():
+            orphans += sum(1 for p in label_dir.glob("*.txt") if p.name != "classes.txt"
+                           and not any((images / (p.stem + s)).is_file() for s in IMAGE_SUFFIXES + (".JPG", ".PNG")))
+        for image_file in sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
             if chosen is not None and not chosen.search(image_file.name):
                 left += 1
                 continue
-            label_file = split / "labels" / (image_file.stem + ".txt")
+            label_file = label_dir / (image_file.stem + ".txt")
             if not label_file.is_file():
                 raise ValueError(f"{image_file}: no label file {label_file}")
             if image_file.name in labels:
@@ -238,7 +258,8 @@ def _splits(text: str) -> tuple[str, ...]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("src", type=Path, help="the YOLO export (data.yaml; images/ and labels/, or train/, valid/, test/ holding them)")
+    ap.add_argument("src", type=Path, help="the YOLO export (data.yaml; images/ and labels/, or train/, valid/, test/ holding them), "
+                    "or a folder of photos, their label files and classes.txt")
     ap.add_argument("out", type=Path, help="the labelled photo set to write")
     ap.add_argument("--one-per-photo", action="store_true", help="keep one of an export's copies of each photo (Roboflow: NAME_jpg.rf.HASH.jpg)")
     ap.add_argument("--splits", type=_splits, default=SPLITS, metavar="NAMES",

@@ -55,11 +55,37 @@ def test_a_die_value_may_follow_a_word(tool: dict, tmp_path: Path) -> None:
     assert tool["class_values"](tmp_path / "data.yaml") == [3, 1, 6, 2]
 
 
+def test_a_folder_of_photos_label_files_and_classes_txt_is_read_too(tool: dict, tmp_path: Path) -> None:
+    """labelImg's layout (github.com/matteop65/Dice_Detection_Recognition's Data/Training_Images/Valid):
+    the photos and their label files side by side, the classes named One to Six in classes.txt."""
+    src = tmp_path / "Valid"
+    src.mkdir()
+    (src / "classes.txt").write_text("One\nTwo\nThree\nFour\nFive\nSix\n")
+    cv2.imwrite(str(src / "valid_1.jpg"), np.zeros((100, 200, 3), np.uint8))
+    (src / "valid_1.txt").write_text("3 0.5 0.5 0.1 0.2\n0 0.25 0.25 0.1 0.1\n")
+    (src / "valid_2.txt").write_text("1 0.5 0.5 0.1 0.2\n")  # (a label file without its photo: skipped)
+    assert tool["main"]([str(src), str(tmp_path / "out"), "--origin", "here, MIT"]) == 0
+    assert json.loads((tmp_path / "out" / "labels.json").read_text()) == {
+        "valid_1.jpg": [{"value": 4, "box": [90, 40, 110, 60]}, {"value": 1, "box": [40, 20, 60, 30]}]}
+    assert tool["class_values"](src / "classes.txt") == [1, 2, 3, 4, 5, 6]
+
+
+def test_die_values_may_be_english_words(tool: dict, tmp_path: Path) -> None:
+    (tmp_path / "data.yaml").write_text("names: ['SIX', 'dice_two', 'one']\n")
+    assert tool["class_values"](tmp_path / "data.yaml") == [6, 2, 1]
+
+
+def test_a_folder_without_classes_is_refused(tool: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tool["main"]([str(tmp_path), str(tmp_path / "out"), "--origin", "here, MIT"]) == 2
+    assert "no data.yaml (a YOLO export) or classes.txt" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "names, label, message",
     [
         ("names: ['1', 'd20']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named 'd20', not a die value 1-6"),
         ("names: ['dice_1', 'dice_7']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named 'dice_7', not a die value 1-6"),
+        ("names: ['One', 'Seven']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named 'Seven', not a die value 1-6 or one to six"),
         ("names: ['1', '_2']\n", "0 0.5 0.5 0.1 0.1\n", "class 1 is named '_2', not a die value 1-6"),
         ("names: ['1', '2']\n", "2 0.5 0.5 0.1 0.1\n", "a.txt:1: class 2 is not one of the 2 classes"),
         ("names: ['1', '2']\n", "1 0.5 0.5 0.1\n", "a.txt:1: '1 0.5 0.5 0.1' is not 'class cx cy w h'"),
