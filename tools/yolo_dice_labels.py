@@ -75,12 +75,9 @@ _DIE_VALUE = re.compile(r"(?:[A-Za-z]+[_\- ])?([1-6]|" + "|".join(_WORDS) + ")",
 """A class name that is a die value: ``'4'`` or ``'Four'``, or after a word (``'dice_4'``, ``'die-4'``, ``'d 4'``)."""
 
 
-def class_values(classes: Path) -> list[int]:
-    """The die value of each class id, from the ``names:`` of a YOLO ``data.yaml`` (a one-line list,
-    ``names: ['1', '2']``, or a block of ``- '1'`` lines), or from a ``classes.txt``, one name a line."""
-    if classes.name == "classes.txt":
-        return _values_of([ln.strip() for ln in classes.read_text(encoding="utf-8").splitlines() if ln.strip()], classes, "classes")
-    data_yaml = classes
+def class_values(data_yaml: Path) -> list[int]:
+    """The die value of each class id, from the ``names:`` of a YOLO ``data.yaml``: a one-line list
+    (``names: ['1', '2']``) or a block of ``- '1'`` lines."""
     lines = data_yaml.read_text(encoding="utf-8").splitlines()
     start = next((i for i, ln in enumerate(lines) if ln.startswith("names:")), None)
     if start is None:
@@ -95,6 +92,12 @@ def class_values(classes: Path) -> list[int]:
     except (ValueError, SyntaxError):
         raise ValueError(f"{data_yaml}: its 'names:' is not a list of quoted class names") from None
     return _values_of(names, data_yaml, "'names:'")
+
+
+def listed_values(classes_txt: Path) -> list[int]:
+    """The die value of each class id, from a ``classes.txt``: one class name a line."""
+    names = [ln.strip() for ln in classes_txt.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    return _values_of(names, classes_txt, "it")
 
 
 def _values_of(names: Sequence[object], source: Path, listed_in: str) -> list[int]:
@@ -191,7 +194,7 @@ def convert(src: Path, out: Path, origin: str, one_per_photo: bool = False, spli
         if not folders:
             raise ValueError(f"{src}: no images/ folder, in it or in its {', '.join(f'{n}/' for n in splits)}")
     else:  # (labelImg's layout: the photos and their label files side by side)
-        values = class_values(src / "classes.txt")
+        values = listed_values(src / "classes.txt")
         folders = [(src, src)]
     (out / "images").mkdir(parents=True, exist_ok=True)
     labels: dict[str, list[dict]] = {}

@@ -67,7 +67,10 @@ def test_a_folder_of_photos_label_files_and_classes_txt_is_read_too(tool: dict, 
     assert tool["main"]([str(src), str(tmp_path / "out"), "--origin", "here, MIT"]) == 0
     assert json.loads((tmp_path / "out" / "labels.json").read_text()) == {
         "valid_1.jpg": [{"value": 4, "box": [90, 40, 110, 60]}, {"value": 1, "box": [40, 20, 60, 30]}]}
-    assert tool["class_values"](src / "classes.txt") == [1, 2, 3, 4, 5, 6]
+    assert tool["listed_values"](src / "classes.txt") == [1, 2, 3, 4, 5, 6]
+    (src / "classes.txt").write_text("\n")
+    with pytest.raises(ValueError, match="classes.txt: it lists no classes"):
+        tool["listed_values"](src / "classes.txt")
 
 
 def test_die_values_may_be_english_words(tool: dict, tmp_path: Path) -> None:
