@@ -122,11 +122,19 @@ class CameraWorker(threading.Thread):
     meanwhile), the first of a run of failures alike is logged (a reader's fault
     with its traceback), and the camera goes on with the next picture.
 
-    ``clock`` (seconds) times the frames for the settlers and paces them."""
+    ``status["settling"]`` says what the settler saw in the last picture, so that a roll that does
+    not come is no mystery at the table: ``a die is unsure (cocked?)`` (it holds the roll until
+    someone settles the die or enters the throw by hand), ``hand in the picture``, ``moving``,
+    ``settling``, ``waiting for agreement``, ``already reported``, ... (``vision.settle.SettleStatus``'s
+    reasons; a domino table's, ``vision.tile_settle.TileSettler.reason``, ``a tile is unsure`` among them).
+
+    ``clock`` (seconds) times the frames for the settlers and paces them. ``dice_reader`` makes the
+    dice reader of each connection (default :func:`vision.dice.camera_reader` of ``dice_network``)."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK) -> None:
-        from vision.dice import params_for
+                 clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK,
+                 dice_reader: Callable[[], Any] | None = None) -> None:
+        from vision.dice import camera_reader, params_for
 
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
@@ -134,17 +142,18 @@ class CameraWorker(threading.Thread):
         self.dice_network = dice_network
         self.dice_params = params_for(dice_network)  # (refuses a network it does not know, naming it)
         self.network_file = self.dice_params.network  # (None: the standard network, read first when the camera chooses)
+        self.dice_reader = dice_reader or (lambda: camera_reader(self.dice_params))
         self._halt = threading.Event()
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
-                                       "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None}
+                                       "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
+                                       "settling": None}
 
     def stop(self) -> None:
         self._halt.set()
         self.join(timeout=5)
 
     def run(self) -> None:
-        from vision.dice import camera_reader
         from vision.settle import Settler
         from vision.sources import CameraLost
         from vision.tile_settle import TileSettler
@@ -160,7 +169,7 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            reader = camera_reader(self.dice_params)
+            reader = self.dice_reader()
             settler, tile_settler = Settler(reader, zones=self.zones), TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():
@@ -189,6 +198,7 @@ class CameraWorker(threading.Thread):
 
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
+            self.status["settling"] = tile_settler.reason
             if tiles:
                 self.status["readings"] += 1
                 size = (frame.shape[1], frame.shape[0])
@@ -197,6 +207,7 @@ class CameraWorker(threading.Thread):
                 self._answered("tiles", entries, self.table.tiles(entries))
         else:
             dice = settler.feed(frame, self.clock())
+            self.status["settling"] = settler.status.reason
             self._parts(reader.reads_in_parts(frame.shape))
             if isinstance(reader, ChoosingReader):
                 self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"

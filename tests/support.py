@@ -57,3 +57,35 @@ def drawn_photo_set(folder: Path, count: int, seed: int) -> list[str]:
         labels[name] = [{"value": v, "box": [x - 20, y - 20, x + 20, y + 20]} for v, (x, y) in dice]
     (folder / "labels.json").write_text(json.dumps(labels))
     return sorted(labels)
+
+
+class StillCamera:
+    """A camera source filming one picture at rest (an empty green table, 1280 x 720, unless given)."""
+
+    def __init__(self, picture=None) -> None:
+        import numpy as np
+
+        self.picture = np.full((720, 1280, 3), (40, 110, 40), np.uint8) if picture is None else picture
+
+    def read(self):
+        return self.picture
+
+    def close(self) -> None:
+        pass
+
+
+class SetDiceReader:
+    """A camera's dice reader that reads what a test sets in ``readings`` (``vision.types.DieReading``s),
+    for ``refbox.camera.CameraWorker(dice_reader=...)``: a die the real reader would read unsure
+    (cocked) without a picture of one."""
+
+    def __init__(self, readings=()) -> None:
+        self.readings = list(readings)
+        self.looks = 0  # (the pictures it has read)
+
+    def __call__(self, frame):
+        self.looks += 1
+        return list(self.readings)
+
+    def reads_in_parts(self, shape) -> None:
+        return None

@@ -20,10 +20,11 @@ from refbox.config import ConfigError, from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, load_dice_network, start_camera
 from refbox.table import Table
-from tests.support import table_coloured_dice, wait_until
+from tests.support import SetDiceReader, StillCamera, table_coloured_dice, wait_until
 from vision.dice import AUTO, CHOOSE, Params
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
+from vision.types import DieReading
 from vision.zones import Zones
 
 POKER = {"game": "poker", "players": ["Ann", "Bob"]}
@@ -234,6 +235,29 @@ def test_frames_are_asked_for_every_interval_the_time_a_frame_takes_included(tmp
     worker.run()  # (in this thread: it returns once halted)
     assert halt.waited == [0.06, 0.06, 0.0, 0.0, 0.1]
     assert worker.status["connected"] and worker.status["unreadable"] == 0
+
+
+def test_the_camera_says_when_an_unsure_die_holds_the_throw(tmp_path):
+    """A die the reader cannot read surely (cocked against the tray's wall) holds the roll: no
+    reading reaches the table, and ``status["settling"]`` says why. Once the die is settled and
+    read, the roll is taken."""
+    reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+    worker = CameraWorker(StillCamera, table, interval=0.01, dice_reader=lambda: reader)
+    try:
+        worker.start()
+        assert wait_until(lambda: worker.status["settling"] == "a die is unsure (cocked?)")
+        looked = reader.looks
+        assert wait_until(lambda: reader.looks >= looked + 10)  # (at rest long since: still held)
+        assert worker.status["readings"] == 0 and worker.status["settling"] == "a die is unsure (cocked?)"
+        assert table.session.applied == 0
+        reader.readings = [DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))]  # (settled, and read)
+        assert wait_until(lambda: worker.status["last"] is not None and worker.status["last"]["accepted"])
+        assert worker.status["last"]["seen"] == [5] and worker.status["settling"] in ("settled", "already reported")
+    finally:
+        worker.stop()
+        table.stop()
 
 
 def test_an_unusable_dice_network_is_refused_at_start_naming_the_key(tmp_path):

@@ -349,6 +349,30 @@ def test_control_panel_says_when_a_picture_could_not_be_read(page, tmp_path):
         s.stop()
 
 
+def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
+    """A cocked die, which the reader reads unsure: no throw is taken, and the panel says why
+    and what to do."""
+    from refbox.camera import CameraWorker
+    from tests.support import SetDiceReader, StillCamera
+    from vision.types import DieReading
+
+    reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
+    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
+    worker = CameraWorker(StillCamera, s.table, interval=0.05, dice_reader=lambda: reader)
+    s.app.extensions["refbox.camera"] = worker
+    try:
+        s.log_in(page)
+        worker.start()
+        expect()(page.locator("#camera-state")).to_contain_text(
+            "connected; readings: 0; a die is unsure (cocked?): the throw waits until it is settled, or entered by hand")
+        reader.readings = [DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))]
+        expect()(page.locator("#camera-last")).to_contain_text("last reading 4", timeout=10_000)
+        expect()(page.locator("#camera-state")).not_to_contain_text("unsure")
+    finally:
+        worker.stop()
+        s.stop()
+
+
 def test_control_panel_hides_the_camera_panel_without_a_camera(page, served):
     served.log_in(page)
     expect()(page.locator("#buttons button").first).to_be_visible()
