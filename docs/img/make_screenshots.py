@@ -1,4 +1,5 @@
-"""Renders the web pages for the docs: docs/img/web-*.png.
+"""Renders the web pages for the docs: docs/img/web-*.png (and the control page's Camera panel
+holding a throw for an unsure die: web-camera-cocked.png).
 
 A real table and journal (in a temporary folder), the real web app on a free local
 port, Debian's Chromium through Playwright. Run from the repository root:
@@ -83,6 +84,25 @@ def camera(served: Served, tmp: Path) -> Any:
     return worker
 
 
+def cocked_camera(served: Served) -> Any:
+    """A camera worker whose reader reads a die unsure (cocked), as the control page then shows it;
+    returns once the settler holds the throw for it."""
+    import time
+
+    from refbox.camera import CameraWorker
+    from tests.support import SetDiceReader, StillCamera
+    from vision.types import DieReading
+
+    reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
+    worker = CameraWorker(StillCamera, served.table, interval=0.05, dice_reader=lambda: reader)
+    served.app.extensions["refbox.camera"] = worker
+    worker.start()
+    end = time.monotonic() + 30
+    while worker.status["settling"] != "a die is unsure (cocked?)" and time.monotonic() < end:
+        time.sleep(0.05)
+    return worker
+
+
 def shoot(page: Any, url: str, path: Path, full: bool = False) -> None:
     page.goto(url)
     page.wait_for_selector("#status.live")
@@ -118,6 +138,14 @@ def main(argv: list[str] | None = None) -> int:
             ctl.wait_for_url("**/control")
             ctl.wait_for_selector("#buttons button")
             shoot(ctl, served.url + "/control", args.out / "web-control.png", full=True)
+            worker.stop()
+            worker = cocked_camera(served)  # the Camera panel when an unsure die holds the throw
+            ctl.goto(served.url + "/control")
+            ctl.wait_for_selector("#status.live")
+            ctl.locator("#camera-state").filter(has_text="unsure").wait_for()
+            path = args.out / "web-camera-cocked.png"
+            ctl.locator("#camera-panel").screenshot(path=str(path))
+            print(f"{path}: {path.stat().st_size // 1024} KB")
         finally:
             if worker is not None:
                 worker.stop()
