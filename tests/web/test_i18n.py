@@ -108,3 +108,16 @@ def test_translations_reach_the_page(app, client):
     app.jinja_env.install_gettext_translations(Shout(), newstyle=True)
     page = client.get("/").get_data(as_text=True)
     assert "HISTORY" in page and '"to_play": "{NAME} TO PLAY"' in page
+
+
+def test_the_settler_reasons_the_control_page_words_are_the_settlers_own():
+    """control.js words the reasons a settler holds a reading for (``/api/camera``'s ``settling``)
+    by their English text: each must be a reason ``vision.settle`` or ``vision.tile_settle`` gives."""
+    text = (WEB / "static" / "control.js").read_text(encoding="utf-8")
+    held = re.search(r"const held = \{(.*?)\}\[c\.settling\]", text, re.S)
+    assert held, "control.js no longer words the settler's reasons as expected"
+    words = re.findall(r'"([^"]+)":\s*S\.\w+', held.group(1))
+    assert len(words) == 3
+    root = WEB.parent / "vision"
+    given = (root / "settle.py").read_text(encoding="utf-8") + (root / "tile_settle.py").read_text(encoding="utf-8")
+    assert all(f'"{w}"' in given for w in words), [w for w in words if f'"{w}"' not in given]
