@@ -140,11 +140,10 @@ class UsbCamera:
 
     A camera films at its own rate (30 frames a second) into its driver's buffers
     (V4L2: four, as OpenCV asks for), and ``VideoCapture.read`` takes the oldest
-    frame waiting there. The table reads a frame every ``camera.interval_ms`` plus
-    the time it takes to read it, more slowly than the camera films, so the
-    buffers stay full and every frame read would be four reads old: dice seen as
-    they lay about 0.4 s before (a read every 0.11 s), and a roll settled that
-    much later (``bench/camera_latency.py``). So a thread takes each frame from the driver as it comes
+    frame waiting there. The table reads a frame every ``camera.interval_ms`` (100),
+    more slowly than the camera films, so the buffers stay full and every frame
+    read would be four reads old: dice seen as they lay about 0.4 s before, and a
+    roll settled that much later (``bench/camera_latency.py``). So a thread takes each frame from the driver as it comes
     (``grab``, which does not decode it) and decodes (``retrieve``) only the
     first one grabbed after a :meth:`read` asked for one.
 

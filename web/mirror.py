@@ -91,7 +91,9 @@ def camera() -> Any:
     """The camera: ``{"camera": null}`` when the table has none, else ``connected``,
     ``last_error``, ``readings``, ``dice_network``, ``dice_parts`` (whether the dice
     reader looks only at what differs from the table), ``unreadable`` and ``reading_error`` (pictures
-    the readers failed on, and why the last one failed while no picture has been read since) and ``last``, the newest reading with the table's
+    the readers failed on, and why the last one failed while no picture has been read since),
+    ``settling`` (what the settler saw in the last picture: an unsure die holding the throw, a hand, ...)
+    and ``last``, the newest reading with the table's
     answer (``n``, ``kind`` dice/tiles, ``seen``, ``accepted``, ``reason`` and
     ``reason_text`` in the request's language, ``event`` when accepted)."""
     from refbox.i18n import translate_reason
