@@ -326,16 +326,10 @@ def test_control_panel_says_when_a_picture_could_not_be_read(page, tmp_path):
     import numpy as np
 
     from refbox.camera import CameraWorker
-
-    class Grey:
-        def read(self) -> np.ndarray:
-            return np.zeros((48, 64), np.uint8)
-
-        def close(self) -> None:
-            pass
+    from tests.support import StillCamera
 
     s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
-    worker = CameraWorker(Grey, s.table, interval=0.05)
+    worker = CameraWorker(lambda: StillCamera(np.zeros((48, 64), np.uint8)), s.table, interval=0.05)
     s.app.extensions["refbox.camera"] = worker
     try:
         s.log_in(page)
