@@ -87,6 +87,7 @@ class Params:
     tilt_roundness: float = 0.2  # pips of one face differ at most this much in roundness
     tilt_angle: float = 30.0
     tilt_min_diameter: float = 0.0  # pips smaller than this have no reliable shape  # elongated pips of one face point the same way (degrees)
+    max_face_spread: float = 3.6  # a face's pips lie at most this many pip lengths from its centre (pips of several touching dice spread further)
     max_clutter: float = 0.35  # colour spread round a lone pip / its contrast
     max_clutter_pattern: float = 0.7  # the same for several pips (their pattern is evidence too)
     min_single_roundness: float = 0.62  # a lone pip (a one) must be seen this squarely
@@ -101,6 +102,8 @@ class Params:
     min_face_contrast: float = 10.0  # colour distance between die face and table background ...
     contrast_pips: int = 4  # ... which faces of this many pips (a square pattern: a white die on a white tray) need not reach
     edge_colour: float = 40.0  # colour change along the path between two pips that means an edge
+    seam_colour: float = 60.0  # a colour this far from the face round both pips, on a path ...
+    seam_path: float = 1.0  # ... at most this many pip diameters long, is the seam between touching dice
     pip_colour: float = 80.0  # pips of one die have about the same colour
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
     turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4) ...
@@ -990,12 +993,21 @@ def _edges_between(pairs: list[tuple[Pip, Pip]], smooth: np.ndarray, params: Par
 
 
 def _path_ends(xy: np.ndarray, diam: np.ndarray) -> np.ndarray:
-    """Rows (x, y, how far from the centre the path starts) of pips at ``xy`` (n, 2) of diameters ``diam``: just outside the pip."""
-    return np.column_stack([xy, 0.75 * diam + 1.0])
+    """Rows (x, y, how far from the centre the path starts, diameter) of pips at ``xy`` (n, 2) of diameters ``diam``: just outside the pip."""
+    return np.column_stack([xy, 0.75 * diam + 1.0, diam])
 
 
-def _edges_along(a: np.ndarray, b: np.ndarray, smooth: np.ndarray, params: Params, samples: int = 16) -> np.ndarray:
-    """:func:`_edges_between` for pips given as rows of ``a`` and ``b`` (:func:`_path_ends`)."""
+def _edges_along(
+    a: np.ndarray, b: np.ndarray, smooth: np.ndarray, params: Params, samples: int = 16, pips: tuple[list[Pip], np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
+    """:func:`_edges_between` for pips given as rows of ``a`` and ``b`` (:func:`_path_ends`).
+
+    ``pips``: the pips, and the index of each row's pip of ``a`` and of ``b`` among them. A short path
+    (``seam_path``) then also crosses an edge where it passes a colour far from the face round both
+    pips (``seam_colour``): the groove between two touching dice can fill most of the gap between
+    their nearest pips, and then the path's median too, which leaves the groove no farther from the
+    median than the face is.
+    """
     if not len(a):
         return np.zeros(0, bool)
     d = b[:, :2] - a[:, :2]
@@ -1012,8 +1024,19 @@ def _edges_along(a: np.ndarray, b: np.ndarray, smooth: np.ndarray, params: Param
     ordered = np.sort(along, axis=1)
     half = samples // 2
     ref = ordered[:, half : half + 1] if samples % 2 else (ordered[:, half - 1 : half] + ordered[:, half : half + 1]) / np.float32(2)
-    dev = np.sqrt(((along - ref) ** 2).sum(axis=2)).max(axis=1)
-    return (dev > params.edge_colour) & ~near
+    edge = np.sqrt(((along - ref) ** 2).sum(axis=2)).max(axis=1) > params.edge_colour
+    if pips is not None:
+        group, ia, ib = pips
+        seam = ~edge & ~near & (dist - a[:, 2] - b[:, 2] <= params.seam_path * 0.5 * (a[:, 3] + b[:, 3]) + 1.0)
+        if seam.any():
+            used = np.unique(np.concatenate([ia[seam], ib[seam]]))
+            face = np.zeros((len(group), 3), np.float32)
+            face[used] = _ring_colours([[group[k]] for k in used.tolist()], smooth)  # (the face just round each pip)
+            path = along[seam]
+            off_a = ((path - face[ia[seam]][:, None]) ** 2).sum(axis=2)
+            off_b = ((path - face[ib[seam]][:, None]) ** 2).sum(axis=2)
+            edge[seam] = np.minimum(off_a, off_b).max(axis=1) > params.seam_colour**2
+    return edge & ~near
 
 
 def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
@@ -1108,7 +1131,7 @@ def link_pips(
         tested = ok & ~inner
         pairs = list(zip(ii[tested].tolist(), jj[tested].tolist()))
         ends = _path_ends(xy, diam)
-        edges = _edges_along(ends[ii[tested]], ends[jj[tested]], smooth, params)
+        edges = _edges_along(ends[ii[tested]], ends[jj[tested]], smooth, params, pips=(pips, ii[tested], jj[tested]))
         for (u, v), edge in zip(pairs, edges):
             if not edge:
                 parent[find(u)] = find(v)
@@ -1342,9 +1365,10 @@ def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip]
     """:func:`best_face`, and the face's :func:`pattern_error` for its own median pip diameter when known (else None)."""
     g = list(group)
     pts_all = np.array([[p.x, p.y] for p in g])
+    reach = params.max_face_spread * float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in g]))
     if len(g) <= 6:
         err_all = pattern_error(pts_all, diam)
-        if err_all < FIT_ERROR:
+        if err_all < FIT_ERROR and _spread(pts_all) <= reach:
             return g, [], err_all
     rest: list[Pip] = []
     if len(g) > MAX_SEARCH:
@@ -1360,6 +1384,10 @@ def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip]
         if not alike.any():
             continue
         subs, r = subs[alike], r[alike]
+        snug = _spread(pts[subs]) <= reach  # (pips of several dice spread wider)
+        if not snug.any():
+            continue
+        subs, r = subs[snug], r[snug]
         errs = _pattern_errors(pts[subs], diam)
         keys = np.where(errs < FIT_ERROR, errs - 0.5 * r.mean(axis=1), np.inf)
         j = int(np.argmin(keys))  # (the first of the best, as combinations orders them)
@@ -1370,6 +1398,12 @@ def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip]
     # no pattern of two or more: the roundest pip alone
     i = int(np.argmax(rnd))
     return [g[i]], rest + g[:i] + g[i + 1 :], 0.0
+
+
+def _spread(pts: np.ndarray) -> np.ndarray:
+    """How far the points (..., n, 2) lie from their centre at most: (...,)."""
+    rel = pts - pts.mean(axis=-2, keepdims=True)
+    return np.hypot(rel[..., 0], rel[..., 1]).max(axis=-1)
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ import pytest
 
 from bench.dice_accuracy import in_frame
 from tests.support import printed_tray, table_coloured_dice
-from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
+from vision.dice import AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
 from vision.dice_model import network_path
-from vision.synth import draw_die, render_dice
+from vision.synth import draw_die, render_dice, render_touching
 from vision.types import DieReading
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
@@ -61,6 +61,61 @@ def test_touching_dice_are_two_dice() -> None:
     draw_die(img, 6, (110, 100), 70)
     draw_die(img, 3, (182, 100), 70)
     assert values(read_dice(img)) == [3, 6]
+
+
+def test_no_face_spreads_wider_than_its_pips_allow() -> None:
+    """A four and two fives side by side (drawn as points): their 14 pips lie on a grid, and without
+    a bound the best face is a six whose pips span all three dice. A face's pips lie at most
+    ``max_face_spread`` pip lengths from its centre (a die's corner pip lies about two away)."""
+    from math import pi
+
+    from vision.dice import Pip, best_face
+    from vision.synth import PIP_RADIUS, face_geometry
+
+    die, diam = 40.0, 2 * PIP_RADIUS * 40.0
+    pips = [Pip(float(x), float(y), area=pi * diam * diam / 4, strength=30.0) for i, v in enumerate([4, 5, 5]) for x, y in face_geometry(v, (100 + i * die, 100), die)[1]]
+    spread = lambda face: max(np.hypot(p.x - np.mean([q.x for q in face]), p.y - np.mean([q.y for q in face])) for p in face)  # noqa: E731
+    unbounded, _ = best_face(pips, diam, replace(DEFAULT, max_face_spread=1e9))
+    assert len(unbounded) == 6 and max(p.x for p in unbounded) - min(p.x for p in unbounded) > 1.5 * die  # (from the first die to the third)
+    face, rest = best_face(pips, diam)
+    assert len(face) + len(rest) == 14 and spread(face) <= DEFAULT.max_face_spread * diam < spread(unbounded)
+
+
+def test_three_touching_dice_with_no_seam_between_them_are_read() -> None:
+    """Three white dice side by side with no groove between them (render_touching, seam 0): their pips
+    link into one group, and without the bound on a face's spread a five stretched over all three
+    set the picture's die size, so that no crop showed a die and none was read."""
+    img, truth = render_touching([5, 3, 1], die=58.0, angle=64.0, seam=0.0, seed=21)
+    assert [r.value for r in sorted(read_dice(img), key=lambda r: r.center[0])] == [v for v, _ in truth] == [5, 3, 1]
+    assert read_dice(img, replace(AUTO, max_face_spread=1e9)) == []
+
+
+def test_the_seam_between_touching_dice_parts_their_pips() -> None:
+    """A five and a three side by side with a groove 4 px wide between them: the path between their
+    nearest pips is short, and the groove fills most of it, so the path's median colour is the
+    groove's and the path test alone saw no edge. The five's right pips and the three's then made
+    one six. Measured against the face round each pip, the groove is an edge."""
+    img, _ = render_touching([5, 3], die=53.0, seam=4.0, seed=42)
+    assert [r.value for r in sorted(read_dice(img), key=lambda r: r.center[0])] == [5, 3]
+    assert [r.value for r in read_dice(img, replace(AUTO, seam_colour=1e9))] == [6]
+
+
+def test_a_seam_is_an_edge_on_a_short_path_only() -> None:
+    """_edges_along told the pips: a groove across a short path is an edge even where it takes in the
+    path's median; a long path keeps the median test alone (the face of a marbled or translucent die
+    can differ along it from the face round its pips)."""
+    from vision.dice import Pip, _edges_along, _path_ends
+
+    smooth = np.full((60, 200, 3), 230, np.uint8)
+    groove = 230 - 40 * np.clip(1 - np.abs(np.arange(96, 105) - 100) / 4, 0, 1)
+    smooth[:30, 96:105] = groove.astype(np.uint8)[None, :, None]  # (blurred, across the short path)
+    smooth[43:48, 44:167] = 190  # (a darker band all along the long path, not round its pips)
+    pips = [Pip(x, y, area=28.3, strength=30.0) for x, y in ((91.0, 15.0), (109.0, 15.0), (40.0, 45.0), (170.0, 45.0))]
+    ends = _path_ends(np.array([[p.x, p.y] for p in pips]), np.array([p.diameter for p in pips]))
+    ia, ib = np.array([0, 2]), np.array([1, 3])
+    assert _edges_along(ends[ia], ends[ib], smooth, DEFAULT).tolist() == [False, False]  # (each path's median is like its samples)
+    assert _edges_along(ends[ia], ends[ib], smooth, DEFAULT, pips=(pips, ia, ib)).tolist() == [True, False]
+    assert _edges_along(ends[ia], ends[ib], smooth, replace(DEFAULT, seam_path=50.0), pips=(pips, ia, ib)).tolist() == [True, True]
 
 
 def test_empty_and_plain_pictures_have_no_dice() -> None:
