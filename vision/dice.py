@@ -51,9 +51,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from math import atan2, ceil, degrees, floor, hypot, pi, sqrt
+from math import atan2, ceil, cos, degrees, floor, hypot, pi, radians, sin, sqrt
 from pathlib import Path
 from statistics import median
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -117,6 +118,8 @@ class Params:
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)
+    region_row: int = 6  # a convex blob that fills its box and is 2 to this many times as long as wide (1: none) ...
+    region_row_slack: float = 0.12  # ... within this share of a whole number is that many dice in a row, one square each
     region_size: float = 12.0  # ... and at most this many pip diameters across
     min_work_die: float = 22.0  # dice smaller than this (die_size, working pixels; the training photos: 22 to 60) are read again from a larger copy ...
     work_die: float = 30.0  # ... where they are this big
@@ -215,7 +218,7 @@ class Look:
     readings: list[DieReading]  # what read_dice returns
     parts: list[tuple[int, int, int, int]] | None = None  # the boxes of work that differ from the table (changed_parts): searched alone when changed_only; None: the whole
     found: list[Face] = field(default_factory=list)  # the big dice found in a copy half as large (big_dice), in working pixels
-    regions: tuple[np.ndarray, np.ndarray] | None = None  # work's lone-die outlines (die_regions)
+    regions: Regions | None = None  # work's lone-die outlines (die_regions)
     network: Path | None = None  # the network whose readings these are (Params.network, or Params.other_network when its were kept)
     table: Table | None = None  # the table it was read against (table_model, table_background)
     reduced: np.ndarray | None = None  # work reduced 8 times (table_model), which the parts were found in
@@ -268,7 +271,7 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
 
 
 def read_faces(
-    image: np.ndarray, work: np.ndarray, scale: float, faces: list[Face], regions: tuple[np.ndarray, np.ndarray] | None, params: Params = DEFAULT
+    image: np.ndarray, work: np.ndarray, scale: float, faces: list[Face], regions: Regions | None, params: Params = DEFAULT
 ) -> tuple[list[Face], list[Face], Path | None]:
     """The dice read from the candidate ``faces`` of ``work`` (``image`` at ``scale``), one face each;
     the big dice among them found in a copy half as large; and the network that read them.
@@ -304,7 +307,7 @@ def mean_confidence(faces: Sequence[Face] | Sequence[DieReading]) -> float:
 
 
 def big_dice(
-    image: np.ndarray, work: np.ndarray, scale: float, chosen: list[Face], regions: tuple[np.ndarray, np.ndarray] | None, params: Params = DEFAULT
+    image: np.ndarray, work: np.ndarray, scale: float, chosen: list[Face], regions: Regions | None, params: Params = DEFAULT
 ) -> tuple[list[Face], list[Face]]:
     """``chosen`` (the dice read in ``work``, ``image`` at ``scale``) with the dice too big to read there
     that a copy half as large shows (unchanged when ``work`` cannot hold a die that big), and those big
@@ -344,7 +347,7 @@ _Box = tuple[int, int, int, int]
 
 def _candidates(
     image: np.ndarray, params: Params, scale: float, changed_only: bool = False, table: Table | None = None
-) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None, Table, np.ndarray]:
+) -> tuple[np.ndarray, float, Regions | None, list[Face], list[_Box] | None, Table, np.ndarray]:
     """The picture at ``scale`` (:func:`working_copy`), that scale, its lone-die outlines (:func:`die_regions`),
     its candidate faces, its parts that differ from the table (:func:`changed_parts`): with
     ``changed_only`` only those are searched; that table; and the picture reduced 8 times, which
@@ -371,23 +374,23 @@ def _candidates(
 
 def _in_parts(
     work: np.ndarray, scale: float, parts: list[_Box], table: Table, params: Params
-) -> tuple[np.ndarray, float, tuple[np.ndarray, np.ndarray] | None, list[Face], list[_Box] | None, Table]:
+) -> tuple[np.ndarray, float, Regions | None, list[Face], list[_Box] | None, Table]:
     """:func:`_candidates` of the ``parts`` of ``work`` alone, against ``table``."""
     h, w = work.shape[:2]
     background = table.background
     # each part alone, its faces and outlines moved to the picture's pixels
     labels = np.zeros((h, w), np.int32)
-    sizes = [0.0]
+    sizes, in_row = [0.0], [False]
     faces: list[Face] = []
     for x0, y0, x1, y1 in parts:
         part, back = work[y0:y1, x0:x1], background[y0:y1, x0:x1]
         regions = die_regions(part, back, params) if params.region_colour > 0 else None
-        if regions is not None and len(regions[1]) > 1:
-            lab, size = regions
-            labels[y0:y1, x0:x1] = np.where(lab > 0, lab + (len(sizes) - 1), 0)
-            sizes.extend(size[1:].tolist())
+        if regions is not None and len(regions.sizes) > 1:
+            labels[y0:y1, x0:x1] = np.where(regions.labels > 0, regions.labels + (len(sizes) - 1), 0)
+            sizes.extend(regions.sizes[1:].tolist())
+            in_row.extend(regions.in_row[1:].tolist())
         faces.extend(_moved(f, x0, y0) for f in candidate_faces(part, params, back, regions))
-    return work, scale, (labels, np.array(sizes)) if params.region_colour > 0 else None, faces, parts, table
+    return work, scale, Regions(labels, np.array(sizes), np.array(in_row)) if params.region_colour > 0 else None, faces, parts, table
 
 
 _PART_GROW = 3
@@ -722,7 +725,7 @@ def candidate_faces(
     work: np.ndarray,
     params: Params = DEFAULT,
     background: np.ndarray | None = None,
-    regions: tuple[np.ndarray, np.ndarray] | None = None,
+    regions: Regions | None = None,
 ) -> list[Face]:
     """Every pip group that forms a die face, before one face per die is chosen.
 
@@ -1044,13 +1047,26 @@ def _edge_between(a: Pip, b: Pip, smooth: np.ndarray, params: Params) -> bool:
     return bool(_edges_between([(a, b)], smooth, params)[0])
 
 
-def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
-    """Blobs that stand out from the table and look like one lone die: a label image (0 = none) and each label's size.
+class Regions(NamedTuple):
+    """The outlines :func:`die_regions` finds, each one die's: a label image (0 = none), and per label its size
+    (the longer side of its rotated box, pixels) and whether it is a square of a row of touching dice."""
 
-    A blob is one die when its outline is convex and about square; touching
-    dice, tray walls and table clutter are not (their pips rely on the path test
-    of :func:`link_pips` alone). The size (the longer side of the blob's
-    rotated box, pixels) lets the caller check it against the pips' size.
+    labels: np.ndarray
+    sizes: np.ndarray
+    in_row: np.ndarray
+
+
+def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAULT) -> Regions:
+    """Blobs that stand out from the table and look like one lone die, or like a row of dice side by side, cut into
+    one square per die (:class:`Regions`).
+
+    A blob is one die when its outline is convex and about square; tray walls,
+    table clutter and dice touching anyhow are not (their pips rely on the path
+    test of :func:`link_pips` alone). A convex blob that fills its rotated box
+    (``region_solidity``) and is a whole number n of times as long as it is wide
+    (2 to ``region_row``, within ``region_row_slack`` of n) is n dice in a row,
+    each touching the next: it is cut into n squares along its length. The size
+    lets the caller check it against the pips' size.
     """
     # the colour change: the sum of the channels' changes over sqrt 3 (about the Euclidean
     # distance), rounded to whole units, above region_colour; that is a sum of the changes
@@ -1061,18 +1077,35 @@ def die_regions(work: np.ndarray, background: np.ndarray, params: Params = DEFAU
     mask = cv2.morphologyEx((change > limit).view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     labels = np.zeros(work.shape[:2], np.int32)
-    sizes = [0.0]
+    sizes, in_row = [0.0], [False]
     for c in contours:
         area = cv2.contourArea(c)
         if area < 30:
             continue
         hull = cv2.contourArea(cv2.convexHull(c))
-        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-        if hull <= 0 or area < params.region_solidity * hull or max(rw, rh) > params.region_aspect * max(min(rw, rh), 1.0):
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(c)
+        if hull <= 0 or area < params.region_solidity * hull:
             continue
-        sizes.append(float(max(rw, rh)))
-        cv2.drawContours(labels, [c], -1, len(sizes) - 1, -1)
-    return labels, np.array(sizes)
+        long, short = max(rw, rh), max(min(rw, rh), 1.0)
+        if long <= params.region_aspect * short:
+            sizes.append(float(long))
+            in_row.append(False)
+            cv2.drawContours(labels, [c], -1, len(sizes) - 1, -1)
+            continue
+        n = round(long / short)
+        if not (2 <= n <= params.region_row and abs(long / short / n - 1) <= params.region_row_slack and area >= params.region_solidity * rw * rh):
+            continue
+        # n dice in a row: n squares along the box's longer side (u), as wide as it is (v)
+        t = radians(angle if rw >= rh else angle + 90.0)
+        u, v = np.array([cos(t), sin(t)]), np.array([-sin(t), cos(t)])
+        side = long / n
+        for i in range(n):
+            centre = np.array([cx, cy]) + (i - (n - 1) / 2) * side * u
+            corners = [centre + 0.5 * side * (a * u + b * v) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            sizes.append(float(side))
+            in_row.append(True)
+            cv2.fillConvexPoly(labels, np.round(np.array(corners)).astype(np.int32), len(sizes) - 1)
+    return Regions(labels, np.array(sizes), np.array(in_row))
 
 
 def link_pips(
@@ -1080,7 +1113,7 @@ def link_pips(
     work: np.ndarray,
     params: Params = DEFAULT,
     smooth: np.ndarray | None = None,
-    regions: tuple[np.ndarray, np.ndarray] | None = None,
+    regions: Regions | None = None,
 ) -> list[list[Pip]]:
     """Group pips into dice faces (connected components of the 'same face' relation).
 
@@ -1103,12 +1136,14 @@ def link_pips(
         xy = np.array([[p.x, p.y] for p in pips])
         diam = np.array([p.diameter for p in pips])
         region = np.zeros(n, np.int32)
+        in_row = np.zeros(n, bool)
         if regions is not None:
-            lab, sizes = regions
+            lab = regions.labels
             xi = np.clip(np.round(xy[:, 0]).astype(int), 0, lab.shape[1] - 1)
             yi = np.clip(np.round(xy[:, 1]).astype(int), 0, lab.shape[0] - 1)
             region = lab[yi, xi]
-            region[sizes[region] > params.region_size * diam] = 0
+            region[regions.sizes[region] > params.region_size * diam] = 0
+            in_row = regions.in_row[region]
         # every pair closer than a few pip diameters, alike in size, polarity, colour and foreshortening
         rnd = np.array([p.roundness for p in pips])
         ang = np.array([p.angle for p in pips])
@@ -1127,6 +1162,7 @@ def link_pips(
         tilt = (np.abs(rnd[ii] - rnd[jj]) <= params.tilt_roundness) & ~((np.maximum(rnd[ii], rnd[jj]) < 0.8) & (np.minimum(turn, 180.0 - turn) > params.tilt_angle))
         ok &= tilt | (np.minimum(di, dj) < params.tilt_min_diameter)
         inner = ok & (region[ii] != 0) & (region[ii] == region[jj])
+        ok &= ~(in_row[ii] & in_row[jj]) | (region[ii] == region[jj])  # (pips in two squares of a row of dice: two dice)
         lone = list(zip(ii[inner].tolist(), jj[inner].tolist()))
         tested = ok & ~inner
         pairs = list(zip(ii[tested].tolist(), jj[tested].tolist()))
@@ -1567,7 +1603,7 @@ def die_size(faces: list[Face]) -> float:
     return float(np.median(clear)) if clear else 0.0
 
 
-def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT, regions: tuple[np.ndarray, np.ndarray] | None = None) -> list[Face]:
+def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT, regions: Regions | None = None) -> list[Face]:
     """One face per die, read by the classifier of :mod:`vision.dice_model` from a crop round each candidate
     (:func:`read_candidates`; not round those a face that agrees claims, whose reading cannot matter).
 
@@ -1669,7 +1705,7 @@ def agrees(face: Face, value: int, confidence: float, params: Params = DEFAULT) 
 
 
 def one_per_die(
-    cands: list[tuple[Face, float, bool]], size: float, regions: tuple[np.ndarray, np.ndarray] | None = None, params: Params = DEFAULT
+    cands: list[tuple[Face, float, bool]], size: float, regions: Regions | None = None, params: Params = DEFAULT
 ) -> list[Face]:
     """One reading per die from the read candidates: rows (face as read, surety, agrees).
 
@@ -1694,7 +1730,7 @@ def one_per_die(
     return _keep(cands, size, regions, params).faces()
 
 
-def _keep(cands: list[tuple[Face, float, bool]], size: float, regions: tuple[np.ndarray, np.ndarray] | None, params: Params) -> _Dice:
+def _keep(cands: list[tuple[Face, float, bool]], size: float, regions: Regions | None, params: Params) -> _Dice:
     """:func:`one_per_die`'s dice: the candidates in its order, each kept unless a die kept before claims it."""
     dice = _Dice(size, regions, params)
     for f, _, agreed in sorted(cands, key=lambda t: (not t[2], not _lone_one(t[0], params), -t[1])):
@@ -1711,7 +1747,7 @@ def _lone_one(f: Face, params: Params) -> bool:
 class _Dice:
     """The dice :func:`one_per_die` has kept so far (one candidate each), and which candidates are one of them."""
 
-    def __init__(self, size: float, regions: tuple[np.ndarray, np.ndarray] | None, params: Params) -> None:
+    def __init__(self, size: float, regions: Regions | None, params: Params) -> None:
         self.size, self.regions, self.params = size, regions, params
         self.kept: list[tuple[Face, int, float]] = []  # (face, its region, its reach when it agrees, else 0)
 
@@ -1729,16 +1765,26 @@ class _Dice:
         # side face seen from the side)
         if self.regions is None:
             return 0
-        lab, sizes = self.regions
+        lab = self.regions.labels
         r = int(lab[min(max(int(f.y), 0), lab.shape[0] - 1), min(max(int(f.x), 0), lab.shape[1] - 1)])
-        return r if r and sizes[r] <= 2.0 * (self.size or f.size) else 0
+        return r if r and self.regions.sizes[r] <= 2.0 * (self.size or f.size) else 0
 
     def claims(self, f: Face) -> bool:
-        """Is candidate ``f`` one of the kept dice (within its reach, or in its lone outline)?"""
+        """Is candidate ``f`` one of the kept dice (within its reach, or in its lone outline)? Not when the two lie in
+        two squares of a row of dice side by side (:func:`die_regions`): dice that touch lie about a die apart, as
+        the reach's own slack allows."""
         rf = self._region(f)
-        return not all(
-            hypot(f.x - k.x, f.y - k.y) > self.params.same_die * (own or self._reach(k.size, f.size)) and not (rf and rk == rf) for k, rk, own in self.kept
-        )
+        for k, rk, own in self.kept:
+            if rf and rk == rf:
+                return True  # (in the outline of one lone die, or in one square of a row of dice)
+            if self._two_squares(rf, rk):
+                continue  # (two squares of a row of dice side by side: two dice however close)
+            if hypot(f.x - k.x, f.y - k.y) <= self.params.same_die * (own or self._reach(k.size, f.size)):
+                return True
+        return False
+
+    def _two_squares(self, a: int, b: int) -> bool:
+        return bool(a and b and self.regions is not None and self.regions.in_row[a] and self.regions.in_row[b])
 
     def keep(self, f: Face, agreed: bool) -> None:
         """``f`` is a die (``agreed``: it agrees with the network, :func:`agrees`)."""

@@ -14,7 +14,7 @@ from bench.dice_accuracy import in_frame
 from tests.support import printed_tray, table_coloured_dice
 from vision.dice import AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
 from vision.dice_model import network_path
-from vision.synth import draw_die, render_dice, render_touching
+from vision.synth import TOUCHING_COLOURS, draw_die, render_dice, render_touching
 from vision.types import DieReading
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
@@ -83,21 +83,64 @@ def test_no_face_spreads_wider_than_its_pips_allow() -> None:
 
 def test_three_touching_dice_with_no_seam_between_them_are_read() -> None:
     """Three white dice side by side with no groove between them (render_touching, seam 0): their pips
-    link into one group, and without the bound on a face's spread a five stretched over all three
-    set the picture's die size, so that no crop showed a die and none was read."""
+    link into one group, and without the bound on a face's spread (nor the cut of a row into
+    squares, which reads them too) a five stretched over all three set the picture's die size, so
+    that no crop showed a die and none was read."""
     img, truth = render_touching([5, 3, 1], die=58.0, angle=64.0, seam=0.0, seed=21)
     assert [r.value for r in sorted(read_dice(img), key=lambda r: r.center[0])] == [v for v, _ in truth] == [5, 3, 1]
-    assert read_dice(img, replace(AUTO, max_face_spread=1e9)) == []
+    assert read_dice(img, replace(AUTO, max_face_spread=1e9, region_row=1)) == []
+    assert [r.value for r in sorted(read_dice(img, replace(AUTO, region_row=1)), key=lambda r: r.center[0])] == [5, 3, 1]
 
 
 def test_the_seam_between_touching_dice_parts_their_pips() -> None:
     """A five and a three side by side with a groove 4 px wide between them: the path between their
     nearest pips is short, and the groove fills most of it, so the path's median colour is the
     groove's and the path test alone saw no edge. The five's right pips and the three's then made
-    one six. Measured against the face round each pip, the groove is an edge."""
+    one six. Measured against the face round each pip, the groove is an edge (as is, here, the
+    line between two squares of the row the pair makes)."""
     img, _ = render_touching([5, 3], die=53.0, seam=4.0, seed=42)
     assert [r.value for r in sorted(read_dice(img), key=lambda r: r.center[0])] == [5, 3]
-    assert [r.value for r in read_dice(img, replace(AUTO, seam_colour=1e9))] == [6]
+    assert [r.value for r in sorted(read_dice(img, replace(AUTO, region_row=1)), key=lambda r: r.center[0])] == [5, 3]
+    assert [r.value for r in read_dice(img, replace(AUTO, seam_colour=1e9, region_row=1))] == [6]
+
+
+def test_dice_side_by_side_in_a_row_are_cut_into_one_square_each() -> None:
+    """die_regions: a blob as long as a whole number of its widths, filling its box, is that many dice
+    in a row, one square outline each (in_row); a lone die stays one outline of its own."""
+    from vision.dice import die_regions, table_background, working_copy
+
+    img, truth = render_touching([6, 6, 6, 6], die=56.0, seam=0.0, colours=TOUCHING_COLOURS[2])
+    draw_die(img, 3, (200.0, 150.0), 56.0, 20.0)
+    work, scale = working_copy(img)
+    regions = die_regions(work, table_background(work))
+    assert sorted(regions.in_row.tolist()) == [False] * 2 + [True] * 4  # (no outline, the lone die, four squares)
+    rows = [label for label in range(1, 6) if regions.in_row[label]]
+    assert [round(float(regions.sizes[label])) for label in rows] == [28] * 4  # (56 px dice at a working scale of a half)
+    at = [int(regions.labels[round(y * scale), round(x * scale)]) for _, (x, y) in truth]
+    assert sorted(at) == rows  # (each die in a square of its own)
+    lone = int(regions.labels[round(150 * scale), round(200 * scale)])
+    assert lone and not regions.in_row[lone]
+
+
+def test_a_row_of_black_dice_with_no_groove_is_read_die_by_die() -> None:
+    """Four black sixes side by side, no groove between them: their 24 pips make an even grid. Pips in
+    two squares of the row never link, so each die's pips make its own six; without the cut
+    (region_row 1) one die of the four is lost."""
+    img, _ = render_touching([6, 6, 6, 6], die=56.0, seam=0.0, colours=TOUCHING_COLOURS[2])
+    assert [r.value for r in read_dice(img)] == [6, 6, 6, 6]
+    assert [r.value for r in read_dice(img, replace(AUTO, region_row=1))] == [6, 6, 6]
+
+
+def test_two_dice_in_two_squares_of_a_row_are_two_dice_however_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threes side by side lie a die apart, within the reach one candidate of a die claims round
+    it (0.85 of its size, its own size up to twice the picture's when it agrees): the second three
+    was taken for the first's. In two squares of a row (die_regions) they are two dice."""
+    from vision.dice import _Dice
+
+    img, _ = render_touching([3, 3], die=50.0, seam=0.0)
+    assert [r.value for r in read_dice(img)] == [3, 3]
+    monkeypatch.setattr(_Dice, "_two_squares", lambda self, a, b: False)
+    assert [r.value for r in read_dice(img)] == [3]
 
 
 def test_a_seam_is_an_edge_on_a_short_path_only() -> None:
@@ -367,7 +410,7 @@ def test_two_candidates_in_the_outline_of_one_lone_die_are_one_die() -> None:
     # the outline of one lone die (die_regions) only the surer one is kept
     from dataclasses import replace
 
-    from vision.dice import candidate_faces, learned_faces
+    from vision.dice import Regions, candidate_faces, learned_faces
 
     img = np.full((240, 320, 3), (150, 150, 148), np.uint8)
     draw_die(img, 5, (160, 100), 40, 0.0, body=(40, 40, 190), pip=(240, 240, 240))
@@ -375,9 +418,9 @@ def test_two_candidates_in_the_outline_of_one_lone_die_are_one_die() -> None:
     draw_die(img, 5, (198, 100), 40, 0.0, body=(40, 40, 190), pip=(240, 240, 240))
     other = replace(face, x=face.x + 38)
     outline = np.zeros(img.shape[:2], np.int32)
-    assert len(learned_faces(img, [face, other], regions=(outline, np.array([0.0])))) == 2
+    assert len(learned_faces(img, [face, other], regions=Regions(outline, np.array([0.0]), np.array([False])))) == 2
     outline[80:120, 140:220] = 1
-    assert len(learned_faces(img, [face, other], regions=(outline, np.array([0.0, 75.0])))) == 1
+    assert len(learned_faces(img, [face, other], regions=Regions(outline, np.array([0.0, 75.0]), np.array([False, False])))) == 1
 
 
 @pytest.mark.parametrize("light_lines", [False, True])
