@@ -120,6 +120,7 @@ class Params:
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)
     region_row: int = 6  # a convex blob that fills its box and is 2 to this many times as long as wide (1: none) ...
     region_row_slack: float = 0.12  # ... within this share of a whole number is that many dice in a row, one square each
+    row_one_crop: float = 1.0  # a lone pip in a square of a row is read from a crop this many die sizes wide (else 1.5: its neighbours' pips would show)
     region_size: float = 12.0  # ... and at most this many pip diameters across
     min_work_die: float = 22.0  # dice smaller than this (die_size, working pixels; the training photos: 22 to 60) are read again from a larger copy ...
     work_die: float = 30.0  # ... where they are this big
@@ -1629,23 +1630,33 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     # is not read: the readings are those of reading every crop, for fewer crops (the bench's real
     # frames of ten dice: 24 of 33 candidates a frame read).
     first = [i for i, f in enumerate(faces) if _clear(f, params.agree_roundness)]
-    done = read_candidates(work, faces, first, size, params)
+    done = read_candidates(work, faces, first, size, params, regions)
     agreed = _keep([c for c in done.values() if c[2]], size, regions, params)
     read_first = set(first)
-    done.update(read_candidates(work, faces, [i for i, f in enumerate(faces) if i not in read_first and not agreed.claims(f)], size, params))
+    done.update(read_candidates(work, faces, [i for i, f in enumerate(faces) if i not in read_first and not agreed.claims(f)], size, params, regions))
     cands = [done[i] for i in sorted(done)]  # (in the candidates' order, which one_per_die's ties keep)
     return [_at_the_one(f) for f in one_per_die(cands, size, regions, params)]
 
 
-def read_candidates(work: np.ndarray, faces: list[Face], chosen: list[int], size: float, params: Params = DEFAULT) -> dict[int, tuple[Face, float, bool]]:
+def read_candidates(
+    work: np.ndarray, faces: list[Face], chosen: list[int], size: float, params: Params = DEFAULT, regions: Regions | None = None
+) -> dict[int, tuple[Face, float, bool]]:
     """The candidates ``faces[i]``, i in ``chosen``, read by the classifier from crops ``size`` wide (the
     picture's :func:`die_size`; 0: each its own): i -> (the face as read, its surety, whether it
-    :func:`agrees`), for :func:`one_per_die`; those :func:`learned_faces` drops are left out."""
-    from .dice_model import classify, load_model
+    :func:`agrees`), for :func:`one_per_die`; those :func:`learned_faces` drops are left out.
+
+    A lone pip in a square of a row of dice (``regions``, :func:`die_regions`) is read from a crop
+    ``params.row_one_crop`` die sizes wide: the usual crop, half a die wider, takes in the nearest
+    pips of the dice it touches, and the network, never shown a one so, reads it unsure or as a two.
+    """
+    from .dice_model import CROP_FACTOR, classify, load_model
 
     if not chosen:
         return {}
     rows = np.array([[faces[i].x, faces[i].y, size or faces[i].size] for i in chosen], np.float32)
+    if regions is not None and regions.in_row.any():
+        in_row = [faces[i].pips == 1 and bool(regions.in_row[_outline_of(regions, faces[i], size)]) for i in chosen]
+        rows[in_row, 2] *= params.row_one_crop / CROP_FACTOR
     probs = classify(work, rows, load_model(params.network), turns=params.turns, sure=params.sure)
     out = {}
     for i, p, die, v, conf in zip(chosen, probs, *(a.tolist() for a in network_readings(probs))):
@@ -1744,6 +1755,14 @@ def _lone_one(f: Face, params: Params) -> bool:
     return f.value == 1 and f.pips == 1 and f.roundness >= params.agree_roundness and f.confidence >= params.lone_one
 
 
+def _outline_of(regions: Regions, f: Face, size: float) -> int:
+    """The label of the die's outline (:func:`die_regions`) ``f`` lies in, when that outline is at most two die
+    sizes across (``size``, the picture's, or else ``f``'s own; a tray can have a die's outline); else 0."""
+    lab = regions.labels
+    r = int(lab[min(max(int(f.y), 0), lab.shape[0] - 1), min(max(int(f.x), 0), lab.shape[1] - 1)])
+    return r if r and regions.sizes[r] <= 2.0 * (size or f.size) else 0
+
+
 class _Dice:
     """The dice :func:`one_per_die` has kept so far (one candidate each), and which candidates are one of them."""
 
@@ -1763,11 +1782,7 @@ class _Dice:
         # two candidates inside the outline of one lone die (die_regions: convex, about square,
         # at most two die sizes across) are that die however far apart (a top face and a tall
         # side face seen from the side)
-        if self.regions is None:
-            return 0
-        lab = self.regions.labels
-        r = int(lab[min(max(int(f.y), 0), lab.shape[0] - 1), min(max(int(f.x), 0), lab.shape[1] - 1)])
-        return r if r and self.regions.sizes[r] <= 2.0 * (self.size or f.size) else 0
+        return 0 if self.regions is None else _outline_of(self.regions, f, self.size)
 
     def claims(self, f: Face) -> bool:
         """Is candidate ``f`` one of the kept dice (within its reach, or in its lone outline)? Not when the two lie in

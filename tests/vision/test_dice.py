@@ -143,6 +143,18 @@ def test_two_dice_in_two_squares_of_a_row_are_two_dice_however_close(monkeypatch
     assert [r.value for r in read_dice(img)] == [3]
 
 
+def test_a_one_in_a_row_is_read_from_a_crop_of_its_own_die() -> None:
+    """A one between two fours, and a one beside a two: the usual crop, 1.5 die sizes wide, takes in
+    the nearest pips of its neighbours and the one is read unsure, or as a two; a lone pip in a
+    square of a row is read from a crop one die wide (row_one_crop)."""
+    img, _ = render_touching([4, 1, 4], die=50.0, seam=0.0)
+    assert [r.value for r in read_dice(img)] == [4, 1, 4]
+    assert [r.value for r in read_dice(img, replace(AUTO, row_one_crop=1.5))] == [4, None, 4]
+    img, _ = render_touching([1, 2, 3], die=50.0, seam=0.0, colours=TOUCHING_COLOURS[2])
+    assert [r.value for r in sorted(read_dice(img), key=lambda r: r.center[0])] == [1, 2, 3]
+    assert [r.value for r in sorted(read_dice(img, replace(AUTO, row_one_crop=1.5)), key=lambda r: r.center[0])] == [2, 2, 3]
+
+
 def test_a_seam_is_an_edge_on_a_short_path_only() -> None:
     """_edges_along told the pips: a groove across a short path is an edge even where it takes in the
     path's median; a long path keeps the median test alone (the face of a marbled or translucent die
