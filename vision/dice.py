@@ -25,7 +25,8 @@ network then checks and reads each candidate:
    within a few pip diameters of each other, and the straight path between them
    crosses no edge (a die edge between two pips, e.g. between touching dice or
    between the top and a side face, is a ridge of the evidence); inside the
-   outline of a lone die (:func:`die_regions`) the path test is skipped. A group
+   outline of a lone die (:func:`die_regions`) the path test is skipped, and
+   pips in two squares of a row of dice side by side never link. A group
    that is no face keeps the largest subset of alike pips that fits a die face
    pattern (:func:`best_face`); the rest are grouped again. Each face (1 to 6
    pips on something that differs from the table) is a *candidate*.
@@ -118,10 +119,10 @@ class Params:
     region_colour: float = 30.0  # colour distance from the table model that marks a die's body
     region_solidity: float = 0.88  # a lone die's outline is convex (touching dice are not)
     region_aspect: float = 1.5  # ... and about square (a die and its side faces)
+    region_size: float = 12.0  # ... and at most this many pip diameters across
     region_row: int = 6  # a convex blob that fills its box and is 2 to this many times as long as wide (1: none) ...
     region_row_slack: float = 0.12  # ... within this share of a whole number is that many dice in a row, one square each
     row_one_crop: float = 1.0  # a lone pip in a square of a row is read from a crop this many die sizes wide (else 1.5: its neighbours' pips would show)
-    region_size: float = 12.0  # ... and at most this many pip diameters across
     min_work_die: float = 22.0  # dice smaller than this (die_size, working pixels; the training photos: 22 to 60) are read again from a larger copy ...
     work_die: float = 30.0  # ... where they are this big
     big_die: float = 100.0  # dice this big (working pixels) are looked for in a copy half as large, when the first look read no die surely (big_dice)
@@ -219,7 +220,7 @@ class Look:
     readings: list[DieReading]  # what read_dice returns
     parts: list[tuple[int, int, int, int]] | None = None  # the boxes of work that differ from the table (changed_parts): searched alone when changed_only; None: the whole
     found: list[Face] = field(default_factory=list)  # the big dice found in a copy half as large (big_dice), in working pixels
-    regions: Regions | None = None  # work's lone-die outlines (die_regions)
+    regions: Regions | None = None  # work's die outlines: lone dice, and the squares of rows of dice (die_regions)
     network: Path | None = None  # the network whose readings these are (Params.network, or Params.other_network when its were kept)
     table: Table | None = None  # the table it was read against (table_model, table_background)
     reduced: np.ndarray | None = None  # work reduced 8 times (table_model), which the parts were found in
@@ -1120,7 +1121,9 @@ def link_pips(
 
     Pips inside the outline of one lone die (``regions``, see
     :func:`die_regions`) need not pass the path test (marbled and translucent
-    dice and glare look like edges).
+    dice and glare look like edges); pips in two squares of a row of dice side
+    by side never link (their pips lie on one even grid, and the groove between
+    the dice may not show).
     """
     n = len(pips)
     parent = list(range(n))
