@@ -99,26 +99,44 @@ TOUCHING_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] 
 """Die and pip colours (BGR) of :func:`render_touching`'s rows, one set per row."""
 
 
+LAYOUTS = ("row", "staggered", "block")
+"""How :func:`render_touching` sets its dice: side by side in a straight row; the same with every other die
+moved a quarter of a die aside; or in a block two dice wide."""
+
+
+def _layout(n: int, layout: str) -> list[tuple[float, float]]:
+    """Where ``n`` dice lie in ``layout`` (:data:`LAYOUTS`), in die sizes from the picture's centre, before the turn."""
+    if layout == "row":
+        return [(i - (n - 1) / 2, 0.0) for i in range(n)]
+    if layout == "staggered":
+        return [(i - (n - 1) / 2, 0.25 * (i % 2) - 0.125) for i in range(n)]
+    if layout == "block":
+        rows = (n + 1) // 2
+        return [(i % 2 - 0.5, i // 2 - (rows - 1) / 2) for i in range(n)]
+    raise ValueError(f"unknown layout {layout!r}, expected one of {', '.join(LAYOUTS)}")
+
+
 def render_touching(
     values: Sequence[int],
     *,
     die: float = 60.0,
     angle: float = 0.0,
     seam: float = 2.0,
+    layout: str = "row",
     colours: tuple[tuple[int, int, int], tuple[int, int, int]] = TOUCHING_COLOURS[0],
     size: tuple[int, int] = (1280, 720),
     table: tuple[int, int, int] = (40, 110, 40),
     noise: float = 3.0,
     seed: int = 0,
 ) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
-    """A table picture with the dice ``values`` side by side in a row, each touching the next, turned by
-    ``angle`` degrees about the picture's centre; returns it and (value, centre) pairs.
+    """A table picture with the dice ``values`` touching each other as ``layout`` sets them (:data:`LAYOUTS`),
+    turned by ``angle`` degrees about the picture's centre; returns it and (value, centre) pairs.
 
     Drawn dice have sharp edges, so two of one colour side by side are one plain
     block; real dice have rounded edges that leave a darker groove where they
-    touch, drawn here as a line ``seam`` pixels wide in the die's colour at 60 %
-    (0: none). The picture is blurred a little (sigma 0.8) and noisy (``noise``
-    grey levels), as a camera's frame is.
+    touch, drawn here along the edge two dice share as a line ``seam`` pixels wide
+    in the die's colour at 60 % (0: none). The picture is blurred a little (sigma
+    0.8) and noisy (``noise`` grey levels), as a camera's frame is.
     """
     rng = np.random.default_rng(seed)
     w, h = size
@@ -126,20 +144,27 @@ def render_touching(
     img = np.empty((h, w, 3), np.uint8)
     img[:] = table
     c, s = float(np.cos(np.radians(angle))), float(np.sin(np.radians(angle)))
-    n = len(values)
-    x0, y0 = w / 2 - (n - 1) * die / 2 * c, h / 2 - (n - 1) * die / 2 * s
+
+    def at(x: float, y: float) -> tuple[float, float]:  # (die sizes along the dice's sides to pixels)
+        return (w / 2 + (x * c - y * s) * die, h / 2 + (x * s + y * c) * die)
+
+    spots = _layout(len(values), layout)
     truth: list[tuple[int, tuple[float, float]]] = []
-    for i, v in enumerate(values):
-        centre = (x0 + i * die * c, y0 + i * die * s)
-        draw_die(img, v, centre, die, angle, body=body, pip=pip)
-        truth.append((v, centre))
+    for v, (x, y) in zip(values, spots):
+        draw_die(img, v, at(x, y), die, angle, body=body, pip=pip)
+        truth.append((v, at(x, y)))
     if seam > 0:
         groove = tuple(round(0.6 * ch) for ch in body)
-        for i in range(1, n):
-            mx, my = x0 + (i - 0.5) * die * c, y0 + (i - 0.5) * die * s
-            ends = [(mx - s * die / 2, my + c * die / 2), (mx + s * die / 2, my - c * die / 2)]
-            a, b = (tuple(int(round(v * 16)) for v in e) for e in ends)
-            cv2.line(img, a, b, groove, max(1, int(round(seam))), cv2.LINE_AA, shift=4)
+        for i, (xa, ya) in enumerate(spots):
+            for xb, yb in spots[i + 1 :]:
+                # two dice side by side share the part of an edge where both lie
+                for along, across, flip in ((xa - xb, ya - yb, False), (ya - yb, xa - xb, True)):
+                    if abs(abs(along) - 1.0) < 1e-9 and abs(across) < 1.0:
+                        mid = (xa + xb) / 2 if not flip else (ya + yb) / 2
+                        lo, hi = (max(ya, yb) - 0.5, min(ya, yb) + 0.5) if not flip else (max(xa, xb) - 0.5, min(xa, xb) + 0.5)
+                        ends = [at(mid, lo), at(mid, hi)] if not flip else [at(lo, mid), at(hi, mid)]
+                        a, b = (tuple(int(round(v * 16)) for v in e) for e in ends)
+                        cv2.line(img, a, b, groove, max(1, int(round(seam))), cv2.LINE_AA, shift=4)
     blurred: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.8)
     if noise:
         blurred = np.clip(blurred.astype(np.float32) + rng.normal(0, noise, blurred.shape), 0, 255).astype(np.uint8)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bench.dice_touching import main, row
-from vision.synth import TOUCHING_COLOURS, render_touching
+from vision.synth import LAYOUTS, TOUCHING_COLOURS, render_touching
 
 
 def test_a_row_of_dice_touches_with_a_groove_in_the_dies_colour_between_them() -> None:
@@ -23,6 +23,23 @@ def test_a_row_of_dice_touches_with_a_groove_in_the_dies_colour_between_them() -
     assert np.abs(plain[360 + 25, round(x0 + 30)].astype(int) - body).max() <= 3  # (no groove: one plain block)
 
 
+def test_dice_touch_in_a_staggered_row_and_in_a_block_with_grooves_where_they_touch() -> None:
+    die = 60.0
+    _, row = render_touching([1, 2, 3], die=die, noise=0.0)
+    _, staggered = render_touching([1, 2, 3], die=die, layout="staggered", noise=0.0)
+    assert [round(y - 360) for _, (_, y) in staggered] == [-8, 8, -8]  # (every other die a quarter of a die aside)
+    assert [x for _, (x, _) in staggered] == [x for _, (x, _) in row]
+    img, block = render_touching([1, 2, 3, 4], die=die, seam=4.0, layout="block", noise=0.0)
+    assert [(round(x - 640), round(y - 360)) for _, (x, y) in block] == [(-30, -30), (30, -30), (-30, 30), (30, 30)]
+    body = np.array(TOUCHING_COLOURS[0][0])
+    for x, y in ((640, 360 - 45), (640, 360 + 45), (640 - 45, 360), (640 + 45, 360)):  # (the grooves between the four, off their pips)
+        assert np.abs(img[y, x].astype(int) - 0.6 * body).max() <= 20, (x, y)
+    assert np.abs(img[360 - 45, 640 - 45].astype(int) - body).max() <= 3  # (a die's face)
+    with pytest.raises(ValueError, match="unknown layout 'heap'"):
+        render_touching([1, 2], layout="heap")
+    assert LAYOUTS == ("row", "staggered", "block")
+
+
 def test_the_bench_draws_the_same_rows_every_run() -> None:
     a, labels, name = row(5, 0, 4.0)
     b, _, _ = row(5, 0, 4.0)
@@ -31,11 +48,13 @@ def test_the_bench_draws_the_same_rows_every_run() -> None:
     assert x1 - x0 == y1 - y0 == pytest.approx(64.0, abs=0.5)  # (half a die round each centre)
 
 
-def test_the_bench_prints_each_seams_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--rows", "2", "--seam", "0", "--seam", "4"]) == 0
+def test_the_bench_prints_each_layouts_and_seams_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--rows", "2", "--seam", "0", "--seam", "4", "--layout", "row", "--layout", "block"]) == 0
     out = capsys.readouterr().out
-    assert "touching dice / seam 0 px: 2 photos" in out and "touching dice / seam 4 px: 2 photos" in out
-    assert out.count("per-die accuracy") == 2 and out.count("confusion (rows label, cols read):") == 2
+    assert "touching dice, row / seam 0 px: 2 photos" in out and "touching dice, block / seam 4 px: 2 photos" in out
+    assert out.count("per-die accuracy") == 4 and out.count("confusion (rows label, cols read):") == 4
+    assert main(["--rows", "1", "--seam", "0"]) == 0
+    assert [line.split(" /")[0] for line in capsys.readouterr().out.splitlines() if " px: " in line] == [f"touching dice, {layout}" for layout in LAYOUTS]
 
 
 def test_the_bench_refuses_a_seam_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
