@@ -7,9 +7,11 @@ No photo set holds many dice that touch, so this bench draws them
 wide, each touching the next, half of them square to the frame and half turned
 by up to 90 degrees; white dice with black pips, red with white and black with
 white, a group each in turn; the values at random. ``--layout`` sets how they
-touch (repeatable; default all three): ``row``, side by side in a straight
+touch (repeatable; default all four): ``row``, side by side in a straight
 line; ``staggered``, the same with every other die moved a quarter of a die
-aside; ``block``, two dice wide. Group ``k`` is drawn from seed
+aside; ``block``, two dice wide; ``scattered``, each at a turn of its own,
+touching a die set before it, as dice come to rest after a throw (run once:
+dice turned apart share no edge for a groove). Group ``k`` is drawn from seed
 ``SEED * 1000 + k``, so a run is the same every time.
 
 Drawn dice have sharp edges: two of one colour side by side are one plain
@@ -85,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--seam {' '.join(map(str, seams))}: each 0 to 10 pixels")
     cv2.setNumThreads(1)
     for layout in args.layout or LAYOUTS:
+        if layout == "scattered":  # (dice turned apart share no edge to draw a groove along: one run)
+            print(report(f"touching dice, {layout}", "turned apart, no groove", run(args.rows, args.seed, 0.0, layout), args.errors))
+            continue
         for w in seams:
             print(report(f"touching dice, {layout}", f"seam {w:g} px", run(args.rows, args.seed, w, layout), args.errors))
     return 0

@@ -99,20 +99,52 @@ TOUCHING_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] 
 """Die and pip colours (BGR) of :func:`render_touching`'s rows, one set per row."""
 
 
-LAYOUTS = ("row", "staggered", "block")
+LAYOUTS = ("row", "staggered", "block", "scattered")
 """How :func:`render_touching` sets its dice: side by side in a straight row; the same with every other die
-moved a quarter of a die aside; or in a block two dice wide."""
+moved a quarter of a die aside; in a block two dice wide; or each at a turn of its own, touching a die
+set before it, as dice come to rest after a throw."""
 
 
-def _layout(n: int, layout: str) -> list[tuple[float, float]]:
-    """Where ``n`` dice lie in ``layout`` (:data:`LAYOUTS`), in die sizes from the picture's centre, before the turn."""
+def _square(x: float, y: float, turn: float) -> np.ndarray:
+    """The corners (4, 2) of a die one unit wide at (x, y), turned by ``turn`` degrees."""
+    c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+    return np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) @ np.array([[c, s], [-s, c]]) + (x, y)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do two convex polygons overlap (by more than a hair)? No side of either parts them."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            edge = poly[(i + 1) % len(poly)] - poly[i]
+            axis = np.array([-edge[1], edge[0]])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() <= pb.min() + 1e-6 or pb.max() <= pa.min() + 1e-6:
+                return False
+    return True
+
+
+def _layout(n: int, layout: str, rng: np.random.Generator) -> list[tuple[float, float, float]]:
+    """Where ``n`` dice lie in ``layout`` (:data:`LAYOUTS`): (x, y, turn), in die sizes from the picture's centre
+    and degrees, before the whole is turned."""
     if layout == "row":
-        return [(i - (n - 1) / 2, 0.0) for i in range(n)]
+        return [(i - (n - 1) / 2, 0.0, 0.0) for i in range(n)]
     if layout == "staggered":
-        return [(i - (n - 1) / 2, 0.25 * (i % 2) - 0.125) for i in range(n)]
+        return [(i - (n - 1) / 2, 0.25 * (i % 2) - 0.125, 0.0) for i in range(n)]
     if layout == "block":
         rows = (n + 1) // 2
-        return [(i % 2 - 0.5, i // 2 - (rows - 1) / 2) for i in range(n)]
+        return [(i % 2 - 0.5, i // 2 - (rows - 1) / 2, 0.0) for i in range(n)]
+    if layout == "scattered":
+        spots = [(0.0, 0.0, float(rng.uniform(0.0, 90.0)))]
+        while len(spots) < n:
+            bx, by, _ = spots[int(rng.integers(len(spots)))]
+            way, turn = float(rng.uniform(0.0, 2 * np.pi)), float(rng.uniform(0.0, 90.0))
+            squares = [_square(*spot) for spot in spots]
+            for d in np.arange(0.5, 2.5, 0.01):  # (out from a die until it touches, overlapping none)
+                x, y = bx + d * np.cos(way), by + d * np.sin(way)
+                if not any(_overlap(_square(x, y, turn), sq) for sq in squares):
+                    spots.append((float(x), float(y), turn))
+                    break
+        return spots
     raise ValueError(f"unknown layout {layout!r}, expected one of {', '.join(LAYOUTS)}")
 
 
@@ -135,8 +167,9 @@ def render_touching(
     Drawn dice have sharp edges, so two of one colour side by side are one plain
     block; real dice have rounded edges that leave a darker groove where they
     touch, drawn here along the edge two dice share as a line ``seam`` pixels wide
-    in the die's colour at 60 % (0: none). The picture is blurred a little (sigma
-    0.8) and noisy (``noise`` grey levels), as a camera's frame is.
+    in the die's colour at 60 % (0: none; scattered dice, turned apart, share no
+    edge). The picture is blurred a little (sigma 0.8) and noisy (``noise`` grey
+    levels), as a camera's frame is. ``seed`` also sets the scattered layout.
     """
     rng = np.random.default_rng(seed)
     w, h = size
@@ -148,15 +181,17 @@ def render_touching(
     def at(x: float, y: float) -> tuple[float, float]:  # (die sizes along the dice's sides to pixels)
         return (w / 2 + (x * c - y * s) * die, h / 2 + (x * s + y * c) * die)
 
-    spots = _layout(len(values), layout)
+    spots = _layout(len(values), layout, rng)
     truth: list[tuple[int, tuple[float, float]]] = []
-    for v, (x, y) in zip(values, spots):
-        draw_die(img, v, at(x, y), die, angle, body=body, pip=pip)
+    for v, (x, y, turn) in zip(values, spots):
+        draw_die(img, v, at(x, y), die, angle + turn, body=body, pip=pip)
         truth.append((v, at(x, y)))
     if seam > 0:
         groove = tuple(round(0.6 * ch) for ch in body)
-        for i, (xa, ya) in enumerate(spots):
-            for xb, yb in spots[i + 1 :]:
+        for i, (xa, ya, ta) in enumerate(spots):
+            for xb, yb, tb in spots[i + 1 :]:
+                if ta != tb:
+                    continue  # (dice turned apart meet at a corner: no edge of the two lies along the other)
                 # two dice side by side share the part of an edge where both lie
                 for along, across, flip in ((xa - xb, ya - yb, False), (ya - yb, xa - xb, True)):
                     if abs(abs(along) - 1.0) < 1e-9 and abs(across) < 1.0:

@@ -37,7 +37,22 @@ def test_dice_touch_in_a_staggered_row_and_in_a_block_with_grooves_where_they_to
     assert np.abs(img[360 - 45, 640 - 45].astype(int) - body).max() <= 3  # (a die's face)
     with pytest.raises(ValueError, match="unknown layout 'heap'"):
         render_touching([1, 2], layout="heap")
-    assert LAYOUTS == ("row", "staggered", "block")
+    assert LAYOUTS == ("row", "staggered", "block", "scattered")
+
+
+def test_scattered_dice_each_touch_a_die_set_before_and_overlap_none() -> None:
+    from vision.synth import _layout, _overlap, _square
+
+    for seed in range(5):
+        spots = _layout(4, "scattered", np.random.default_rng(seed))
+        squares = [_square(*spot) for spot in spots]
+        assert not any(_overlap(a, b) for i, a in enumerate(squares) for b in squares[i + 1 :])
+        for i, (x, y, _) in enumerate(spots[1:], 1):
+            grown = (squares[i] - (x, y)) * 1.05 + (x, y)  # (the die a hair larger about its centre)
+            assert any(_overlap(grown, sq) for sq in squares[:i])  # (it touches a die set before it)
+    img, truth = render_touching([1, 2, 3], layout="scattered", seed=3, noise=0.0)
+    again, _ = render_touching([1, 2, 3], layout="scattered", seed=3, noise=0.0)
+    assert np.array_equal(img, again) and len(truth) == 3
 
 
 def test_the_bench_draws_the_same_rows_every_run() -> None:
@@ -53,8 +68,9 @@ def test_the_bench_prints_each_layouts_and_seams_figures(capsys: pytest.CaptureF
     out = capsys.readouterr().out
     assert "touching dice, row / seam 0 px: 2 photos" in out and "touching dice, block / seam 4 px: 2 photos" in out
     assert out.count("per-die accuracy") == 4 and out.count("confusion (rows label, cols read):") == 4
-    assert main(["--rows", "1", "--seam", "0"]) == 0
-    assert [line.split(" /")[0] for line in capsys.readouterr().out.splitlines() if " px: " in line] == [f"touching dice, {layout}" for layout in LAYOUTS]
+    assert main(["--rows", "1", "--seam", "0", "--seam", "4"]) == 0
+    heads = [line.split(":")[0] for line in capsys.readouterr().out.splitlines() if "photos," in line]
+    assert heads == [f"touching dice, {layout} / seam {w} px" for layout in LAYOUTS[:3] for w in (0, 4)] + ["touching dice, scattered / turned apart, no groove"]
 
 
 def test_the_bench_refuses_a_seam_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
