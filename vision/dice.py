@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
-from math import atan2, ceil, cos, degrees, floor, hypot, pi, radians, sin, sqrt
+from math import atan2, ceil, cos, degrees, floor, hypot, inf, pi, radians, sin, sqrt
 from pathlib import Path
 from statistics import median
 from typing import NamedTuple
@@ -1405,10 +1405,11 @@ def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip]
     """:func:`best_face`, and the face's :func:`pattern_error` for its own median pip diameter when known (else None)."""
     g = list(group)
     pts_all = np.array([[p.x, p.y] for p in g])
-    reach = params.max_face_spread * float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in g]))
+    # (two pips have a bound of their own in pattern_error, within this one; one has no spread)
+    reach = params.max_face_spread * float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in g])) if len(g) > 2 else inf
     if len(g) <= 6:
         err_all = pattern_error(pts_all, diam)
-        if err_all < FIT_ERROR and _spread(pts_all) <= reach:
+        if err_all < FIT_ERROR and (len(g) <= 2 or _spread(pts_all) <= reach):
             return g, [], err_all
     rest: list[Pip] = []
     if len(g) > MAX_SEARCH:
@@ -1555,10 +1556,15 @@ def _ring_colours(groups: list[list[Pip]], smooth: np.ndarray) -> np.ndarray:
     The median of the group's ring samples (:func:`_ring_points`) per channel,
     as the learned reader needs it (it judges clutter itself). Each group's
     samples are sorted in a row of their own, padded with a value above any
-    byte, and the middle two averaged (the counts are even).
+    byte, and the middle two averaged (the counts are even); groups all of one
+    size (lone pips, as :func:`_edges_along` asks) need no padding.
     """
     xs, ys = _ring_points([q for g in groups for q in g], smooth.shape)
     samples = smooth[ys.ravel(), xs.ravel()]  # (pips * 16, 3), group by group
+    if len({len(g) for g in groups}) == 1:
+        block = np.sort(samples.reshape(len(groups), -1, 3), axis=1)
+        half = block.shape[1] // 2
+        return (block[:, half - 1].astype(np.float32) + block[:, half]) / np.float32(2)
     counts = len(_RING) * np.array([len(g) for g in groups])
     starts = np.cumsum(counts) - counts
     rows = np.repeat(np.arange(len(groups)), counts)

@@ -155,6 +155,21 @@ def test_a_one_in_a_row_is_read_from_a_crop_of_its_own_die() -> None:
     assert [r.value for r in sorted(read_dice(img, replace(AUTO, row_one_crop=1.5)), key=lambda r: r.center[0])] == [2, 2, 3]
 
 
+def test_the_face_round_groups_of_one_size_is_the_same_without_padding() -> None:
+    """_ring_colours sorts groups all of one size (the lone pips _edges_along asks about) in one block
+    instead of padded rows: the same medians as among groups of other sizes."""
+    from vision.dice import Pip, _ring_colours
+
+    rng = np.random.default_rng(2)
+    smooth = rng.integers(0, 256, (120, 160, 3)).astype(np.uint8)
+    pips = [Pip(float(rng.uniform(10, 150)), float(rng.uniform(10, 110)), 30.0, 30.0) for _ in range(5)]
+    alone = _ring_colours([[p] for p in pips[:3]], smooth)
+    mixed = _ring_colours([[p] for p in pips[:3]] + [pips[3:]], smooth)
+    assert alone.dtype == np.float32 and np.array_equal(alone, mixed[:3])
+    pairs = _ring_colours([pips[:2], pips[2:4]], smooth)
+    assert np.array_equal(pairs, _ring_colours([pips[:2], pips[2:4], pips[4:]], smooth)[:2])
+
+
 def test_a_seam_is_an_edge_on_a_short_path_only() -> None:
     """_edges_along told the pips: a groove across a short path is an edge even where it takes in the
     path's median; a long path keeps the median test alone (the face of a marbled or translucent die
