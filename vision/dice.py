@@ -1778,6 +1778,8 @@ class _Dice:
     def __init__(self, size: float, regions: Regions | None, params: Params) -> None:
         self.size, self.regions, self.params = size, regions, params
         self.kept: list[tuple[Face, int, float]] = []  # (face, its region, its reach when it agrees, else 0)
+        # the labels of the squares of rows of dice (die_regions), most pictures none
+        self.squares = frozenset(np.flatnonzero(regions.in_row).tolist()) if regions is not None else frozenset()
 
     def _reach(self, a: float, b: float) -> float:
         # how far apart two candidates of one die can be: the picture's die size, or their own
@@ -1798,17 +1800,15 @@ class _Dice:
         two squares of a row of dice side by side (:func:`die_regions`): dice that touch lie about a die apart, as
         the reach's own slack allows."""
         rf = self._region(f)
+        in_square = rf in self.squares
         for k, rk, own in self.kept:
             if rf and rk == rf:
                 return True  # (in the outline of one lone die, or in one square of a row of dice)
-            if self._two_squares(rf, rk):
+            if in_square and rk in self.squares:
                 continue  # (two squares of a row of dice side by side: two dice however close)
             if hypot(f.x - k.x, f.y - k.y) <= self.params.same_die * (own or self._reach(k.size, f.size)):
                 return True
         return False
-
-    def _two_squares(self, a: int, b: int) -> bool:
-        return bool(a and b and self.regions is not None and self.regions.in_row[a] and self.regions.in_row[b])
 
     def keep(self, f: Face, agreed: bool) -> None:
         """``f`` is a die (``agreed``: it agrees with the network, :func:`agrees`)."""

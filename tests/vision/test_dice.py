@@ -139,7 +139,13 @@ def test_two_dice_in_two_squares_of_a_row_are_two_dice_however_close(monkeypatch
 
     img, _ = render_touching([3, 3], die=50.0, seam=0.0)
     assert [r.value for r in read_dice(img)] == [3, 3]
-    monkeypatch.setattr(_Dice, "_two_squares", lambda self, a, b: False)
+    real = _Dice.__init__
+
+    def without_squares(self: _Dice, *args: object) -> None:
+        real(self, *args)  # type: ignore[arg-type]
+        self.squares = frozenset()
+
+    monkeypatch.setattr(_Dice, "__init__", without_squares)
     assert [r.value for r in read_dice(img)] == [3]
 
 
