@@ -1406,7 +1406,7 @@ def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip]
     g = list(group)
     pts_all = np.array([[p.x, p.y] for p in g])
     # (two pips have a bound of their own in pattern_error, within this one; one has no spread)
-    reach = params.max_face_spread * float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in g])) if len(g) > 2 else inf
+    reach = params.max_face_spread * _pip_length(g) if len(g) > 2 else inf
     if len(g) <= 6:
         err_all = pattern_error(pts_all, diam)
         if err_all < FIT_ERROR and (len(g) <= 2 or _spread(pts_all) <= reach):
@@ -1439,6 +1439,12 @@ def _best_face(group: list[Pip], diam: float, params: Params) -> tuple[list[Pip]
     # no pattern of two or more: the roundest pip alone
     i = int(np.argmax(rnd))
     return [g[i]], rest + g[:i] + g[i + 1 :], 0.0
+
+
+def _pip_length(group: list[Pip]) -> float:
+    """The median length of the pips of ``group`` (the major axis of each: its diameter over the root of its
+    roundness, which a pip seen obliquely keeps)."""
+    return float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in group]))
 
 
 def _spread(pts: np.ndarray) -> np.ndarray:
@@ -1483,7 +1489,7 @@ def face_of(
     diam = float(median([p.diameter for p in group]))  # (statistics and plain floats: small lists, no numpy overhead)
     cx, cy = sum(xs) / n, sum(ys) / n
     spread = max(hypot(x - cx, y - cy) for x, y in zip(xs, ys)) if n > 1 else 0.0
-    major = float(median([p.diameter / sqrt(max(p.roundness, 0.2)) for p in group]))
+    major = _pip_length(group)
     size = max(5.0 * major, spread / 0.36) if n > 1 else 6.0 * major
     half = 0.5 * size
     h, w = work.shape[:2]

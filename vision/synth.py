@@ -148,6 +148,19 @@ def _layout(n: int, layout: str, rng: np.random.Generator) -> list[tuple[float, 
     raise ValueError(f"unknown layout {layout!r}, expected one of {', '.join(LAYOUTS)}")
 
 
+def _shared_edge(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The ends of the part of an edge two dice of one turn share (their centres ``a`` and ``b`` in die
+    sizes along their sides), or None when they lie side by side along no edge."""
+    (xa, ya), (xb, yb) = a, b
+    if abs(abs(xa - xb) - 1.0) < 1e-9 and abs(ya - yb) < 1.0:
+        x = (xa + xb) / 2
+        return (x, max(ya, yb) - 0.5), (x, min(ya, yb) + 0.5)
+    if abs(abs(ya - yb) - 1.0) < 1e-9 and abs(xa - xb) < 1.0:
+        y = (ya + yb) / 2
+        return (max(xa, xb) - 0.5, y), (min(xa, xb) + 0.5, y)
+    return None
+
+
 def render_touching(
     values: Sequence[int],
     *,
@@ -190,16 +203,10 @@ def render_touching(
         groove = tuple(round(0.6 * ch) for ch in body)
         for i, (xa, ya, ta) in enumerate(spots):
             for xb, yb, tb in spots[i + 1 :]:
-                if ta != tb:
-                    continue  # (dice turned apart meet at a corner: no edge of the two lies along the other)
-                # two dice side by side share the part of an edge where both lie
-                for along, across, flip in ((xa - xb, ya - yb, False), (ya - yb, xa - xb, True)):
-                    if abs(abs(along) - 1.0) < 1e-9 and abs(across) < 1.0:
-                        mid = (xa + xb) / 2 if not flip else (ya + yb) / 2
-                        lo, hi = (max(ya, yb) - 0.5, min(ya, yb) + 0.5) if not flip else (max(xa, xb) - 0.5, min(xa, xb) + 0.5)
-                        ends = [at(mid, lo), at(mid, hi)] if not flip else [at(lo, mid), at(hi, mid)]
-                        a, b = (tuple(int(round(v * 16)) for v in e) for e in ends)
-                        cv2.line(img, a, b, groove, max(1, int(round(seam))), cv2.LINE_AA, shift=4)
+                edge = _shared_edge((xa, ya), (xb, yb)) if ta == tb else None  # (dice turned apart meet at a corner)
+                if edge is not None:
+                    a, b = (tuple(int(round(v * 16)) for v in at(*end)) for end in edge)
+                    cv2.line(img, a, b, groove, max(1, int(round(seam))), cv2.LINE_AA, shift=4)
     blurred: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.8)
     if noise:
         blurred = np.clip(blurred.astype(np.float32) + rng.normal(0, noise, blurred.shape), 0, 255).astype(np.uint8)
