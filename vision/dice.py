@@ -109,7 +109,8 @@ class Params:
     pip_colour: float = 80.0  # pips of one die have about the same colour
     learned: bool = True  # check and read the candidates with the shipped classifier (vision.dice_model)
     turns: int = 4  # the classifier looks at each crop turned this many quarter turns (1-4) ...
-    sure: float = 0.5  # ... when its first look gives no class this much probability (half: one class outweighs the rest)
+    sure: float = 0.5  # ... when its first look gives no class this much probability (half: one class outweighs the rest) ...
+    turn_claimed: float = 0.8  # ... unless a die read this surely (die times confidence) claims it (one_per_die would drop it whatever it reads)
     min_die: float = 0.8  # the classifier's probability of "a die" a candidate needs ...
     unsure_die: float = 0.9  # ... and one whose value it cannot read (an unsure die, which holds the roll): clutter is rarely this clearly a die
     clear_roundness: float = 0.85  # a face whose pips are this round ...
@@ -1648,13 +1649,20 @@ def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT,
     done = read_candidates(work, faces, first, size, params, regions)
     agreed = _keep([c for c in done.values() if c[2]], size, regions, params)
     read_first = set(first)
-    done.update(read_candidates(work, faces, [i for i, f in enumerate(faces) if i not in read_first and not agreed.claims(f)], size, params, regions))
+    rest = [i for i, f in enumerate(faces) if i not in read_first and not agreed.claims(f)]
+    done.update(read_candidates(work, faces, rest, size, params, regions, before=done))
     cands = [done[i] for i in sorted(done)]  # (in the candidates' order, which one_per_die's ties keep)
     return [_at_the_one(f) for f in one_per_die(cands, size, regions, params)]
 
 
 def read_candidates(
-    work: np.ndarray, faces: list[Face], chosen: list[int], size: float, params: Params = DEFAULT, regions: Regions | None = None
+    work: np.ndarray,
+    faces: list[Face],
+    chosen: list[int],
+    size: float,
+    params: Params = DEFAULT,
+    regions: Regions | None = None,
+    before: dict[int, tuple[Face, float, bool]] | None = None,
 ) -> dict[int, tuple[Face, float, bool]]:
     """The candidates ``faces[i]``, i in ``chosen``, read by the classifier from crops ``size`` wide (the
     picture's :func:`die_size`; 0: each its own): i -> (the face as read, its surety, whether it
@@ -1663,6 +1671,10 @@ def read_candidates(
     A lone pip in a square of a row of dice (``regions``, :func:`die_regions`) is read from a crop
     ``params.row_one_crop`` die sizes wide: the usual crop, half a die wider, takes in the nearest
     pips of the dice it touches, and the network, never shown a one so, reads it unsure or as a two.
+
+    ``before``: the picture's candidates read already (as this returns them), when ``chosen`` are
+    all the rest; then a crop the network is unsure of is looked at again in turns only when
+    :func:`one_per_die` could keep it (:func:`_worth_turning`).
     """
     from .dice_model import CROP_FACTOR, classify, load_model
 
@@ -1672,7 +1684,13 @@ def read_candidates(
     if regions is not None and regions.in_row.any():
         in_row = [faces[i].pips == 1 and bool(regions.in_row[_outline_of(regions, faces[i], size)]) for i in chosen]
         rows[in_row, 2] *= params.row_one_crop / CROP_FACTOR
-    probs = classify(work, rows, load_model(params.network), turns=params.turns, sure=params.sure)
+    again = None if before is None else (lambda p, unsure: _worth_turning(faces, chosen, p, unsure, before, size, regions, params))
+    probs = classify(work, rows, load_model(params.network), params.turns, params.sure, again)
+    return _readings(faces, chosen, probs, params)
+
+
+def _readings(faces: list[Face], chosen: list[int], probs: np.ndarray, params: Params) -> dict[int, tuple[Face, float, bool]]:
+    """:func:`read_candidates`' readings of ``faces[i]``, i in ``chosen``, from the classifier's ``probs``."""
     out = {}
     for i, p, die, v, conf in zip(chosen, probs, *(a.tolist() for a in network_readings(probs))):
         f = faces[i]
@@ -1685,6 +1703,33 @@ def read_candidates(
             continue  # no value it can read, and not clearly a die: a laptop's port, a key, a label, a speck
         out[i] = (replace(f, value=v, confidence=conf), die * conf, agrees(f, v, conf, params))
     return out
+
+
+def _worth_turning(
+    faces: list[Face],
+    chosen: list[int],
+    probs: np.ndarray,
+    unsure: np.ndarray,
+    before: dict[int, tuple[Face, float, bool]],
+    size: float,
+    regions: Regions | None,
+    params: Params,
+) -> np.ndarray:
+    """Of the crops round ``faces[chosen[j]]`` the network is unsure of at its first look (``probs``; j in
+    ``unsure``), those worth turning: all but those a die claims that :func:`one_per_die` keeps from the
+    first looks (with ``before``, the picture's other candidates, read) and that agrees or was read at
+    least ``params.turn_claimed`` surely. A stray blob of a die (a side face's pip, a corner) is often
+    read unsure; such a die keeps it out whatever its turns read."""
+    read = {**before, **_readings(faces, chosen, probs, params)}
+    dice = _keep([read[i] for i in sorted(read)], size, regions, params)
+    unsure_read = {id(read[i][0]) for i in (chosen[j] for j in unsure.tolist()) if i in read}
+    firm = _Dice(size, regions, params)
+    by_face = {id(r[0]): r for r in read.values()}
+    for f in dice.faces():
+        _, surety, agreed = by_face[id(f)]
+        if id(f) not in unsure_read and (agreed or surety >= params.turn_claimed):
+            firm.keep(f, agreed)
+    return unsure[[not firm.claims(faces[chosen[j]]) for j in unsure.tolist()]]
 
 
 def _at_the_one(face: Face) -> Face:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -235,13 +236,22 @@ def candidate_features(work: np.ndarray, rows: np.ndarray, crop: int = CROP, nor
     return crop_features(work, boxes, crop, norm)
 
 
-def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None, turns: int = 4, sure: float = 0.5) -> np.ndarray:
+def classify(
+    work: np.ndarray,
+    centres: np.ndarray,
+    model: DiceNet | None = None,
+    turns: int = 4,
+    sure: float = 0.5,
+    again: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
     """Probabilities (n, 7) for crops round ``centres`` rows (x, y, die size).
 
     A die face looks the same turned by a quarter, so the crops the network is
     unsure of (top probability below ``sure``) are looked at again turned by
     one to ``turns - 1`` quarters and the answers averaged; this steadies the
     answer where it matters and costs little where the first look is clear.
+    ``again(p, unsure)``, given the first look's probabilities and the indices of
+    the unsure crops, picks those of them worth looking at again (default: all).
     """
     model = load_model() if model is None else model
     n = len(centres)
@@ -252,10 +262,12 @@ def classify(work: np.ndarray, centres: np.ndarray, model: DiceNet | None = None
         return model.predict(candidate_features(work, rows, model.crop, model.norm, quarters))
 
     p = look(centres, np.zeros(n))
-    again = np.nonzero(p.max(axis=1) < sure)[0]
-    if turns > 1 and len(again):
-        # every unsure crop turned by 1 .. turns - 1 quarters, all in one pass of the network
-        m = len(again)
-        extra = look(np.repeat(centres[again], turns - 1, axis=0), np.tile(np.arange(1, turns), m)).reshape(m, turns - 1, 7)
-        p[again] = (p[again] + extra.sum(axis=1)) / turns
+    unsure = np.nonzero(p.max(axis=1) < sure)[0]
+    if turns > 1 and len(unsure) and again is not None:
+        unsure = np.asarray(again(p, unsure), np.intp)
+    if turns > 1 and len(unsure):
+        # the unsure crops turned by 1 .. turns - 1 quarters, all in one pass of the network
+        m = len(unsure)
+        extra = look(np.repeat(centres[unsure], turns - 1, axis=0), np.tile(np.arange(1, turns), m)).reshape(m, turns - 1, 7)
+        p[unsure] = (p[unsure] + extra.sum(axis=1)) / turns
     return p

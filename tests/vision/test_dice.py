@@ -647,6 +647,32 @@ def test_the_crops_left_unread_would_change_no_reading(name: str, monkeypatch: p
     assert sum(crops) < len(faces) and len(got) >= 4
 
 
+def test_an_unsure_crop_that_another_candidate_of_its_die_claims_is_not_turned() -> None:
+    from vision.dice import _worth_turning
+
+    def face(x: float, y: float, pips: int) -> Face:
+        return Face(x, y, 30.0, None, 0.0, 0.5, (x - 15, y - 15, x + 15, y + 15), pips)
+
+    # a die's top face; a stray blob of it; a lone pip far off; a speck far off; a speck on the die
+    faces = [face(100, 100, 3), face(110, 105, 1), face(300, 300, 1), face(500, 100, 1), face(95, 95, 1)]
+    sure_three = [0.01, 0.0, 0.0, 0.97, 0.01, 0.01, 0.0]
+    unsure_die = [0.02, 0.3, 0.3, 0.2, 0.1, 0.05, 0.03]  # a die, its value unsure: kept unless claimed
+    unsure_speck = [0.45, 0.1, 0.1, 0.1, 0.1, 0.1, 0.05]  # no die at the first look (below min_die)
+    probs = np.array([sure_three, unsure_die, unsure_die, unsure_speck, unsure_speck], np.float32)
+    unsure = np.array([1, 2, 3, 4])
+    chosen = [0, 1, 2, 3, 4]
+    turned = _worth_turning(faces, chosen, probs, unsure, {}, 30.0, None, DEFAULT)
+    # the blob and the speck on the die are the three's, whatever their turns read; the lone pip is a die
+    # of its own, and the speck far off may read as a die turned
+    assert turned.tolist() == [2, 3]
+    # the die's top face read before (the clear faces are read first) claims the same
+    turned = _worth_turning(faces, chosen[1:], probs[1:], unsure - 1, {0: (replace(faces[0], value=3, confidence=0.97), 0.97, True)}, 30.0, None, DEFAULT)
+    assert turned.tolist() == [1, 2]
+    # a die read less surely (a three at 0.7) keeps nothing out: its stray blob, turned, might outread it
+    probs[0] = [0.05, 0.05, 0.05, 0.7, 0.05, 0.05, 0.05]
+    assert _worth_turning(faces, chosen, probs, unsure, {}, 30.0, None, DEFAULT).tolist() == [1, 2, 3, 4]
+
+
 def test_a_one_seen_obliquely_is_read_at_its_pip() -> None:
     """Three white dice seen obliquely, each a one on top (tests/fixtures/dice-oblique), in a 1280 x 720
     frame read by a camera's reader: a one's pip and a side face's pip form one group, which the

@@ -197,6 +197,32 @@ def test_a_model_on_larger_crops_reads_crops_of_its_side(tmp_path: Path) -> None
     assert np.allclose(p[2], 1 / 7, atol=1e-4)
 
 
+def test_classify_turns_only_the_unsure_crops_that_again_picks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = load_model(bright_centre_model(tmp_path, 32, 32))
+    img = np.full((200, 200, 3), 60, np.uint8)
+    img[94:106, 94:106] = 220  # a sure crop (a light spot in the middle) and two plain, unsure ones
+    centres = np.array([[100.0, 100.0, 30.0], [40.0, 40.0, 30.0], [160.0, 40.0, 30.0]], np.float32)
+    looked: list[int] = []
+    predict = model.predict
+    monkeypatch.setattr(model, "predict", lambda feats: (looked.append(len(feats)), predict(feats))[1])
+    asked: list[list[int]] = []
+
+    def again(p: np.ndarray, unsure: np.ndarray) -> np.ndarray:
+        asked.append(unsure.tolist())
+        assert p.shape == (3, 7) and p[0, 1] > 0.9
+        return unsure[:1]
+
+    p = classify(img, centres, model, turns=4, again=again)
+    assert asked == [[1, 2]] and looked == [3, 3]  # the first look at all three, then crop 1 turned three times
+    assert np.allclose(p, classify(img, centres, model, turns=1), atol=1e-6)  # (a plain crop reads alike turned)
+    looked.clear()
+    classify(img, centres, model, turns=4, again=lambda p, unsure: unsure[:0])
+    assert looked == [3]
+    looked.clear()
+    classify(img, centres, model, turns=4)
+    assert looked == [3, 6]  # by default every unsure crop is turned
+
+
 def test_features_of_another_crop_side_are_a_clear_error(tmp_path: Path) -> None:
     model = load_model(bright_centre_model(tmp_path, 48, 48))
     with pytest.raises(ValueError, match=r"tiny48.onnx.*48 x 48.*\(n, 6912\).*\(2, 3072\)"):
