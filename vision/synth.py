@@ -72,23 +72,30 @@ def render_dice(
     """A table picture with the given dice (colours ``body`` and ``pip``) at random places (not touching);
     returns it and (value, centre) pairs."""
     rng = np.random.default_rng(seed)
-    w, h = size
-    img = np.empty((h, w, 3), np.uint8)
+    img = np.empty((size[1], size[0], 3), np.uint8)
     img[:] = table
     truth: list[tuple[int, tuple[float, float]]] = []
-    placed: list[tuple[float, float]] = []
-    for v in values:
-        for _ in range(1000):
-            x = float(rng.uniform(die, w - die))
-            y = float(rng.uniform(die, h - die))
-            if all(np.hypot(x - a, y - b) > 1.6 * die for a, b in placed):
-                break
-        placed.append((x, y))
-        draw_die(img, v, (x, y), die, float(rng.uniform(0, 90)), body=body, pip=pip)
+    for v, (x, y, turn) in zip(values, _scatter(len(values), die, size, rng)):
+        draw_die(img, v, (x, y), die, turn, body=body, pip=pip)
         truth.append((v, (x, y)))
     if noise:
         img = np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
     return img, truth
+
+
+def _scatter(n: int, die: float, size: tuple[int, int], rng: np.random.Generator) -> list[tuple[float, float, float]]:
+    """Places (x, y, turn in degrees) for ``n`` dice ``die`` wide in a picture of ``size``, more than 1.6 dice apart
+    (when a thousand tries find such a place)."""
+    w, h = size
+    placed: list[tuple[float, float, float]] = []
+    for _ in range(n):
+        for _ in range(1000):
+            x = float(rng.uniform(die, w - die))
+            y = float(rng.uniform(die, h - die))
+            if all(np.hypot(x - a, y - b) > 1.6 * die for a, b, _ in placed):
+                break
+        placed.append((x, y, float(rng.uniform(0, 90))))
+    return placed
 
 
 TOUCHING_COLOURS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
@@ -211,3 +218,61 @@ def render_touching(
     if noise:
         blurred = np.clip(blurred.astype(np.float32) + rng.normal(0, noise, blurred.shape), 0, 255).astype(np.uint8)
     return blurred, truth
+
+
+GLARE = ("pip", "face")
+"""Where :func:`render_glare` puts each die's highlight: in one of its pips, or anywhere on its face."""
+
+
+def render_glare(
+    values: Sequence[int],
+    *,
+    where: str = "pip",
+    strength: float = 0.9,
+    die: float = 60.0,
+    colours: tuple[tuple[int, int, int], tuple[int, int, int]] = TOUCHING_COLOURS[0],
+    size: tuple[int, int] = (1280, 720),
+    table: tuple[int, int, int] = (40, 110, 40),
+    noise: float = 3.0,
+    seed: int = 0,
+) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
+    """A table picture with the dice ``values`` lying apart, as :func:`render_dice` sets them, each with a highlight
+    of glossy plastic under a lamp; returns it and (value, centre) pairs.
+
+    The highlight is a soft spot, half as long again as it is wide (a Gaussian, sigma across it),
+    that brightens the picture ``strength`` of the way to white at its centre: with ``where``
+    ``"pip"`` in one of the die's pips, sigma 0.03 to 0.06 of the die (a glossy pip: a pip's radius
+    is 0.09), with ``"face"`` anywhere within 0.3 dice of the face's centre, sigma 0.06 to 0.14 (a
+    glossy face: as big as a pip and up to half as big again; on a dark die, a light spot the size
+    of a pip).
+    """
+    if where not in GLARE:
+        raise ValueError(f"glare where {where!r}: expected one of {', '.join(GLARE)}")
+    if not 0.0 <= strength <= 1.0:
+        raise ValueError(f"glare strength {strength!r}: expected 0 to 1 (the share of the way to white)")
+    rng = np.random.default_rng(seed)
+    body, pip = colours
+    img = np.empty((size[1], size[0], 3), np.uint8)
+    img[:] = table
+    places = _scatter(len(values), die, size, rng)
+    for v, (x, y, turn) in zip(values, places):
+        draw_die(img, v, (x, y), die, turn, body=body, pip=pip)
+    out = img.astype(np.float32)
+    for v, (x, y, turn) in zip(values, places):
+        if where == "pip":
+            pips = face_geometry(v, (x, y), die, turn)[1]
+            gx, gy = pips[rng.integers(len(pips))] + rng.normal(0.0, 0.02 * die, 2)
+            sigma = die * rng.uniform(0.03, 0.06)
+        else:
+            gx, gy = x + rng.uniform(-0.3, 0.3) * die, y + rng.uniform(-0.3, 0.3) * die
+            sigma = die * rng.uniform(0.06, 0.14)
+        r = int(np.ceil(4 * 1.6 * sigma))  # (the spot's reach: four sigmas along it)
+        x0, x1 = max(0, int(gx) - r), min(size[0], int(gx) + r + 1)
+        y0, y1 = max(0, int(gy) - r), min(size[1], int(gy) + r + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        spot = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.6) ** 2) / (2 * sigma * sigma))
+        patch = out[y0:y1, x0:x1]
+        patch += strength * spot[..., None] * (255.0 - patch)
+    if noise:
+        out += rng.normal(0, noise, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8), [(v, (x, y)) for v, (x, y, _) in zip(values, places)]
