@@ -239,10 +239,10 @@ def render_glare(
     """A table picture with the dice ``values`` lying apart, as :func:`render_dice` sets them, each with a highlight
     of glossy plastic under a lamp; returns it and (value, centre) pairs.
 
-    The highlight is a soft spot, half as long again as it is wide (a Gaussian, sigma across it),
-    that brightens the picture ``strength`` of the way to white at its centre: with ``where``
-    ``"pip"`` in one of the die's pips, sigma 0.03 to 0.06 of the die (a glossy pip: a pip's radius
-    is 0.09), with ``"face"`` anywhere within 0.3 dice of the face's centre, sigma 0.06 to 0.14 (a
+    The highlight is a soft spot, a Gaussian of sigma ``s`` along the picture's rows and ``s / 1.6``
+    down its columns, that brightens the picture ``strength`` of the way to white at its centre: with ``where``
+    ``"pip"`` in one of the die's pips, ``s`` 0.03 to 0.06 of the die (a glossy pip: a pip's radius
+    is 0.09), with ``"face"`` anywhere within 0.3 dice of the face's centre, ``s`` 0.06 to 0.14 (a
     glossy face: as big as a pip and up to half as big again; on a dark die, a light spot the size
     of a pip).
     """
@@ -266,7 +266,7 @@ def render_glare(
         else:
             gx, gy = x + rng.uniform(-0.3, 0.3) * die, y + rng.uniform(-0.3, 0.3) * die
             sigma = die * rng.uniform(0.06, 0.14)
-        r = int(np.ceil(4 * 1.6 * sigma))  # (the spot's reach: four sigmas along it)
+        r = int(np.ceil(4 * sigma))  # (the spot's reach: four sigmas along the rows, more down the columns)
         x0, x1 = max(0, int(gx) - r), min(size[0], int(gx) + r + 1)
         y0, y1 = max(0, int(gy) - r), min(size[1], int(gy) + r + 1)
         yy, xx = np.mgrid[y0:y1, x0:x1]
