@@ -72,15 +72,32 @@ def render_dice(
     """A table picture with the given dice (colours ``body`` and ``pip``) at random places (not touching);
     returns it and (value, centre) pairs."""
     rng = np.random.default_rng(seed)
+    img, places = _lying_apart(values, die, size, table, (body, pip), rng)
+    return _noisy(img, noise, rng), [(v, (x, y)) for v, (x, y, _) in zip(values, places)]
+
+
+def _lying_apart(
+    values: Sequence[int],
+    die: float,
+    size: tuple[int, int],
+    table: tuple[int, int, int],
+    colours: tuple[tuple[int, int, int], tuple[int, int, int]],
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, list[tuple[float, float, float]]]:
+    """A ``table`` picture of ``size`` with the dice ``values`` drawn apart (:func:`_scatter`), and where each lies."""
     img = np.empty((size[1], size[0], 3), np.uint8)
     img[:] = table
-    truth: list[tuple[int, tuple[float, float]]] = []
-    for v, (x, y, turn) in zip(values, _scatter(len(values), die, size, rng)):
-        draw_die(img, v, (x, y), die, turn, body=body, pip=pip)
-        truth.append((v, (x, y)))
-    if noise:
-        img = np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
-    return img, truth
+    places = _scatter(len(values), die, size, rng)
+    for v, (x, y, turn) in zip(values, places):
+        draw_die(img, v, (x, y), die, turn, body=colours[0], pip=colours[1])
+    return img, places
+
+
+def _noisy(img: np.ndarray, noise: float, rng: np.random.Generator) -> np.ndarray:
+    """The 8-bit picture ``img`` with Gaussian noise of ``noise`` grey levels added, as a camera's frame is (0: ``img`` itself)."""
+    if not noise:
+        return img
+    return np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
 
 
 def _scatter(n: int, die: float, size: tuple[int, int], rng: np.random.Generator) -> list[tuple[float, float, float]]:
@@ -214,10 +231,7 @@ def render_touching(
                 if edge is not None:
                     a, b = (tuple(int(round(v * 16)) for v in at(*end)) for end in edge)
                     cv2.line(img, a, b, groove, max(1, int(round(seam))), cv2.LINE_AA, shift=4)
-    blurred: np.ndarray = cv2.GaussianBlur(img, (0, 0), 0.8)
-    if noise:
-        blurred = np.clip(blurred.astype(np.float32) + rng.normal(0, noise, blurred.shape), 0, 255).astype(np.uint8)
-    return blurred, truth
+    return _noisy(cv2.GaussianBlur(img, (0, 0), 0.8), noise, rng), truth
 
 
 GLARE = ("pip", "face")
@@ -251,12 +265,7 @@ def render_glare(
     if not 0.0 <= strength <= 1.0:
         raise ValueError(f"glare strength {strength!r}: expected 0 to 1 (the share of the way to white)")
     rng = np.random.default_rng(seed)
-    body, pip = colours
-    img = np.empty((size[1], size[0], 3), np.uint8)
-    img[:] = table
-    places = _scatter(len(values), die, size, rng)
-    for v, (x, y, turn) in zip(values, places):
-        draw_die(img, v, (x, y), die, turn, body=body, pip=pip)
+    img, places = _lying_apart(values, die, size, table, colours, rng)
     out = img.astype(np.float32)
     for v, (x, y, turn) in zip(values, places):
         if where == "pip":
@@ -273,6 +282,6 @@ def render_glare(
         spot = np.exp(-((xx - gx) ** 2 + ((yy - gy) * 1.6) ** 2) / (2 * sigma * sigma))
         patch = out[y0:y1, x0:x1]
         patch += strength * spot[..., None] * (255.0 - patch)
-    if noise:
+    if noise:  # (added in place: the picture is in floating point already, and its sums stay 32-bit)
         out += rng.normal(0, noise, out.shape)
     return np.clip(out, 0, 255).astype(np.uint8), [(v, (x, y)) for v, (x, y, _) in zip(values, places)]
