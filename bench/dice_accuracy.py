@@ -85,6 +85,16 @@ class Tally:
     wrong_photos: list[str] = field(default_factory=list)
 
 
+def drawn_labels(truth: list[tuple[int, tuple[float, float]]], die: float) -> list[dict]:
+    """Labels, as :func:`score` takes them, of dice drawn ``die`` pixels wide (``vision.synth``'s (value, centre)
+    pairs): each box half a die round its centre.
+
+    >>> drawn_labels([(3, (100.0, 50.0))], 40.0)
+    [{'value': 3, 'box': [80.0, 30.0, 120.0, 70.0]}]
+    """
+    return [{"value": v, "box": [x - die / 2, y - die / 2, x + die / 2, y + die / 2]} for v, (x, y) in truth]
+
+
 def match(labels: list[dict], readings: list[DieReading]) -> list[int | None]:
     """For each label, the index of the reading matched to it (centre inside box), or None."""
     pairs = []

@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import Tally, report, score  # noqa: E402
+from bench.dice_accuracy import Tally, drawn_labels, report, score  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import GLARE, TOUCHING_COLOURS, render_glare  # noqa: E402
 
@@ -52,7 +52,7 @@ def picture(k: int, seed: int, where: str, strength: float) -> tuple[np.ndarray,
     values = rng.integers(1, 7, 5).tolist()
     colours = TOUCHING_COLOURS[k % len(TOUCHING_COLOURS)]
     img, truth = render_glare(values, where=where, strength=strength, die=die, colours=colours, seed=seed * 1000 + k)
-    labels = [{"value": v, "box": [x - die / 2, y - die / 2, x + die / 2, y + die / 2]} for v, (x, y) in truth]
+    labels = drawn_labels(truth, die)
     return img, labels, f"glare{k}:{''.join(map(str, values))}@{die:.0f}px"
 
 

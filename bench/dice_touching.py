@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import Tally, report, score  # noqa: E402
+from bench.dice_accuracy import Tally, drawn_labels, report, score  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import LAYOUTS, TOUCHING_COLOURS, render_touching  # noqa: E402
 
@@ -56,7 +56,7 @@ def row(k: int, seed: int, seam: float, layout: str = "row") -> tuple[np.ndarray
     angle = float(rng.uniform(0.0, 90.0)) if k % 2 else 0.0
     values = rng.integers(1, 7, n).tolist()
     img, truth = render_touching(values, die=die, angle=angle, seam=seam, layout=layout, colours=TOUCHING_COLOURS[k % len(TOUCHING_COLOURS)], seed=k)
-    labels = [{"value": v, "box": [x - die / 2, y - die / 2, x + die / 2, y + die / 2]} for v, (x, y) in truth]
+    labels = drawn_labels(truth, die)
     return img, labels, f"row{k}:{''.join(map(str, values))}@{die:.0f}px,{angle:.0f}deg"
 
 
