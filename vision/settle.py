@@ -11,8 +11,13 @@ seconds). It answers None almost always, and the dice (a tuple of
 2. **Still.** Every frame without motion is read (unless 3 vetoes it), and the
    dice are answered only once ``still_frames`` frames without motion span at
    least ``still_seconds``.
-3. **Hand.** A large skin-coloured area in the picture (a hand resting in the
-   tray) vetoes the reading.
+3. **Hand.** A large skin-coloured area that was not in the picture before the
+   last motion (a hand resting in the tray) vetoes the reading: pixels of the
+   small copy that are skin-coloured and differ from the last still picture
+   before that motion. So a wooden or beige table, skin-coloured all over, is
+   no hand; before the settler has seen the table still and then something
+   move (just after it starts, or after :meth:`Settler.reset`), every
+   skin-coloured pixel counts.
 4. **Agreement.** The last ``agree`` readings, all of frames without motion
    since the last motion, must be the same dice (same values, centres within
    ``max_shift`` of a die's size), and every die must be sure (value not None):
@@ -42,6 +47,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .pixels import channel_max
 from .types import DieReading
 from .zones import Zones
 
@@ -70,28 +76,61 @@ def motion_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18) -> float:
     return float(np.count_nonzero(cv2.absdiff(a, b) > threshold)) / a.size
 
 
+def small_copy(frame: np.ndarray, work_width: int) -> np.ndarray:
+    """A frame shrunk to ``work_width`` pixels wide (never enlarged), each pixel the mean of those it covers.
+
+    >>> small_copy(np.zeros((40, 80, 3), np.uint8), 20).shape
+    (10, 20, 3)
+    """
+    h, w = frame.shape[:2]
+    width = min(work_width, w)
+    return cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+
+
 def small_grey(frame: np.ndarray, work_width: int) -> np.ndarray:
-    """A frame shrunk to ``work_width`` pixels wide, grey and lightly blurred: what
+    """A frame shrunk to ``work_width`` pixels wide (:func:`small_copy`), grey and lightly blurred: what
     motion is measured on.
 
     >>> small_grey(np.zeros((40, 80, 3), np.uint8), 20).shape
     (10, 20)
     """
-    h, w = frame.shape[:2]
-    width = min(work_width, w)
-    small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    return _grey(small_copy(frame, work_width))
+
+
+def _grey(small: np.ndarray) -> np.ndarray:
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     return cv2.GaussianBlur(gray, (3, 3), 0)
 
 
+def skin_mask(picture: np.ndarray) -> np.ndarray:
+    """The pixels of a BGR picture in a broad skin-colour range (YCrCb): True where skin-coloured."""
+    return cv2.inRange(cv2.cvtColor(picture, cv2.COLOR_BGR2YCrCb), (40, 138, 80), (250, 173, 125)) > 0
+
+
 def skin_fraction(frame: np.ndarray) -> float:
-    """Fraction of a BGR picture in a broad skin-colour range (YCrCb), for the hand veto.
+    """Fraction of a BGR picture in a broad skin-colour range (:func:`skin_mask`).
 
     >>> skin_fraction(np.zeros((4, 4, 3), np.uint8))
     0.0
     """
-    ycc = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
-    mask = cv2.inRange(ycc, (40, 138, 80), (250, 173, 125))
+    mask = skin_mask(frame)
+    return float(np.count_nonzero(mask)) / mask.size
+
+
+def new_skin_fraction(picture: np.ndarray, table: np.ndarray | None, threshold: int = 18) -> float:
+    """Fraction of a BGR picture that is skin-coloured (:func:`skin_mask`) where it differs by more than
+    ``threshold`` in some channel from ``table``, a picture of the same place and size before (None,
+    or another size: every skin-coloured pixel counts). What the hand veto measures: a hand that
+    came in, not a wooden table.
+
+    >>> wood = np.full((4, 4, 3), (70, 110, 160), np.uint8)
+    >>> hand = wood.copy(); hand[:2] = (120, 160, 215)
+    >>> skin_fraction(hand), new_skin_fraction(hand, wood), new_skin_fraction(hand, None)
+    (1.0, 0.5, 1.0)
+    """
+    mask = skin_mask(picture)
+    if table is not None and table.shape == picture.shape:
+        mask &= channel_max(cv2.absdiff(picture, table)) > threshold
     return float(np.count_nonzero(mask)) / mask.size
 
 
@@ -118,6 +157,7 @@ class Stillness:
         self.moving = True
         self._since = self._now = 0.0
         self._prev: np.ndarray | None = None
+        self.picture = np.zeros((0, 0, 3), np.uint8)  # the last frame's small colour copy (small_copy; none yet)
 
     def reset(self) -> None:
         self._prev = None
@@ -125,7 +165,8 @@ class Stillness:
         self.moving = True
 
     def update(self, frame: np.ndarray, now: float) -> float:
-        small = small_grey(frame, self.work_width)
+        self.picture = small_copy(frame, self.work_width)
+        small = _grey(self.picture)
         prev, self._prev = self._prev, small
         motion = 1.0 if prev is None or prev.shape != small.shape else motion_fraction(prev, small, self.pixel_threshold)
         self.moving = motion > self.motion_threshold
@@ -188,6 +229,8 @@ class Settler:
         self._last: tuple[DieReading, ...] | None = None
         self.moved: tuple[bool, ...] = ()
         self.status = SettleStatus()
+        self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
+        self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
 
     def reset(self) -> None:
         """Forget the past (after a camera reconnect): the next settled dice count as a roll."""
@@ -196,6 +239,7 @@ class Settler:
         self._armed = True
         self._last = None
         self.moved = ()
+        self._still = self._table = None
 
     def feed(self, frame: np.ndarray, now: float) -> tuple[DieReading, ...] | None:
         """One frame at time ``now``; the settled dice once per roll, else None.
@@ -207,11 +251,14 @@ class Settler:
         still = self.stillness
         motion = still.update(frame, now)
         if still.moving:
+            if self._still is not None:
+                self._table, self._still = self._still, None
             self._history.clear()
             self._armed = True
             self.status = SettleStatus(motion, True, False, 0, True, "moving")
             return None
-        hand = skin_fraction(frame) > self.hand_fraction
+        self._still = still.picture
+        hand = new_skin_fraction(still.picture, self._table, still.pixel_threshold) > self.hand_fraction
         if hand:
             self._history.clear()
             self.status = SettleStatus(motion, False, True, still.frames, self._armed, "hand in the picture")

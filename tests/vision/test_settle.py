@@ -27,14 +27,14 @@ def feed_all(s: Settler, frames: Sequence[np.ndarray], t0: float = 0.0) -> list[
     return out
 
 
-def rolling(values: list[int], n: int, seed: int) -> list[np.ndarray]:
+def rolling(values: list[int], n: int, seed: int, table: tuple[int, int, int] = (40, 110, 40)) -> list[np.ndarray]:
     """Dice tumbling: every frame the dice are somewhere else, at another angle."""
-    return [render_dice(values, seed=seed * 1000 + i, noise=2)[0] for i in range(n)]
+    return [render_dice(values, seed=seed * 1000 + i, noise=2, table=table)[0] for i in range(n)]
 
 
-def still(values: list[int], n: int, seed: int) -> list[np.ndarray]:
+def still(values: list[int], n: int, seed: int, table: tuple[int, int, int] = (40, 110, 40)) -> list[np.ndarray]:
     """Dice at rest: the same scene with fresh sensor noise each frame."""
-    base, _ = render_dice(values, seed=seed, noise=0)
+    base, _ = render_dice(values, seed=seed, noise=0, table=table)
     rng = np.random.default_rng(seed)
     return [np.clip(base + rng.normal(0, 2, base.shape), 0, 255).astype(np.uint8) for _ in range(n)]
 
@@ -132,6 +132,27 @@ def test_zones_say_where_each_die_lies() -> None:
     by_zone = {d.value: d.zone for d in got[0][1]}
     assert by_zone == {2: "tray", 6: "kept"}
     assert got[0][1][0].to_dict()["zone"] in ("tray", "kept")
+
+
+WOOD = (70, 110, 160)  # (BGR: a light wooden table, skin-coloured all over)
+
+
+def test_a_skin_coloured_table_is_no_hand_but_a_hand_that_comes_onto_it_is() -> None:
+    """The hand veto counts the skin-coloured pixels that differ from the picture at rest before the
+    last motion: a wooden table holds no roll once the settler has seen it still and then a throw;
+    a hand that comes onto it after the roll does. (Counting every skin-coloured pixel, as until the
+    twenty-first session, held every roll on such a table: "hand in the picture" for ever.)"""
+    frames = still([2, 5], 6, 30, WOOD)
+    assert skin_fraction(frames[0]) > 0.9
+    s = Settler()
+    assert feed_all(s, frames) == [] and s.status.reason == "hand in the picture"  # (just started: nothing seen before a motion)
+    got = feed_all(s, rolling([1, 1], 5, 31, WOOD) + still([3, 4], 12, 32, WOOD), t0=1.0)
+    assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[3, 4]]
+    reasons = []
+    for i, f in enumerate([hand_over(f) for f in still([3, 4], 8, 32, WOOD)]):
+        assert s.feed(f, 5.0 + i / FPS) is None
+        reasons.append(s.status.reason)
+    assert reasons[0] == "moving" and set(reasons[1:]) == {"hand in the picture"}
 
 
 def test_dice_left_where_they_lay_are_no_new_roll() -> None:
