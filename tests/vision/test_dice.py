@@ -224,6 +224,22 @@ def test_a_bad_working_scale_is_refused_naming_it(scale: float) -> None:
         read_dice(np.zeros((100, 100, 3), np.uint8), scale=scale)
 
 
+def test_a_picture_is_made_smaller_by_the_mean_of_the_pixels_each_new_one_covers() -> None:
+    """shrunk: OpenCV's area resize by a whole number of pixels (or by more than 3); by any other
+    share a Gaussian blur and sampling that stay within a grey level of it on a photo."""
+    from vision.dice import shrunk
+
+    photo, _, _, _ = in_frame(cv2.imread(str(FIXTURES / "byler-IMG_20191208_111833.jpg")), (1280, 720))
+    for size in [(640, 360), (320, 180), (300, 169)]:  # (a half, a quarter, and by more than 3)
+        assert np.array_equal(shrunk(photo, size), cv2.resize(photo, size, interpolation=cv2.INTER_AREA))
+    for size in [(1216, 684), (1024, 576), (768, 432), (480, 270)]:  # (scales 0.95, 0.8, 0.6, 0.375)
+        area = cv2.resize(photo, size, interpolation=cv2.INTER_AREA).astype(int)
+        off = np.abs(shrunk(photo, size).astype(int) - area)
+        assert off.mean() < 0.2 and np.percentile(off, 99) <= 1, size
+    plain = np.full((90, 160, 3), (30, 140, 220), np.uint8)
+    assert (shrunk(plain, (100, 56)) == plain[0, 0]).all()  # (a plain picture stays its colour to the edges)
+
+
 def test_json_shape() -> None:
     img, _ = render_dice([2], seed=5)
     (r,) = read_dice(img)
@@ -837,7 +853,7 @@ def test_the_table_model_is_made_of_whole_blocks_of_8_pixels_and_scaled_back_ont
     work = np.random.default_rng(0).integers(0, 256, (45, 70, 3), dtype=np.uint8)  # (sides no multiple of 8)
     small, _ = table_model(work)
     blocks = work[:40, :64].reshape(5, 8, 8, 8, 3).mean(axis=(1, 3))
-    assert small.shape == (5, 8, 3) and np.abs(small - blocks).max() <= 0.5 + 1e-9
+    assert small.shape == (5, 8, 3) and np.abs(small - blocks).max() <= 1.5  # (halved three times, each rounded by at most half a level)
     # a table dark left of x = 32 and light from there on: the background changes where the table does
     plain = np.zeros((45, 70, 3), np.uint8)
     plain[:, 32:] = 200
@@ -949,18 +965,21 @@ def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_di
 
 def test_a_camera_reader_reads_a_table_at_rest_at_one_scale_and_so_the_same_each_time() -> None:
     """Each look measures the dice's size a little differently at the scale it was read at, which moved
-    the scale the next frame is read at (0.938 to 0.959 for this photo in a 1280 x 720 frame) and
-    with it the readings of the same still picture (three different ones in twelve looks): the
-    settler waits for readings that agree. The camera keeps its scale while its dice ask for one
-    within STEADY (a tenth) of it."""
+    the scale the next frame is read at (0.835 to 0.861 for this photo in a 1280 x 720 frame, from
+    the ninth look on) and with it the readings of the same still picture (four different ones in
+    twelve looks: confidences and centres): the settler waits for readings that agree. The camera
+    keeps its scale while its dice ask for one within STEADY (a tenth) of it."""
     from bench.dice_accuracy import in_frame
 
-    frame = in_frame(_photo(FIXTURES / "byler-IMG_20191208_112219.jpg"), (1280, 720))[0]
+    frame = in_frame(_photo(FIXTURES / "byler-IMG_20191208_112116.jpg"), (1280, 720))[0]
     reader = DiceReader()
     looks = [reader.look(frame) for _ in range(20)]
     assert len({look.scale for look in looks[8:]}) == 1 and 0.5 < looks[-1].scale < 1.0
     assert len({tuple(rounded(look.readings)) for look in looks[8:]}) == 1
     assert reader.scale_margin == STEADY == 0.1
+    unsteady = DiceReader(scale_margin=0.0)
+    looks = [unsteady.look(frame) for _ in range(20)]
+    assert len({look.scale for look in looks[8:]}) > 1 and len({tuple(rounded(look.readings)) for look in looks[8:]}) > 1
 
 
 def test_dice_the_colour_of_the_table_keep_a_camera_reading_whole_frames() -> None:
