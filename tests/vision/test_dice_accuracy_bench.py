@@ -90,3 +90,50 @@ def test_a_camera_reads_the_photos_of_one_table_in_frames_as_well_as_alone(tmp_p
     # each photo a table at rest for six frames, the last reading scored: the reader in its steady state
     still = run_set(tmp_path, split=False, frame=(1280, 720), camera=True, still=6)["all"]
     assert still.labelled == 27 and still.photos == 4 and still.right >= camera.right - 1
+
+
+def test_a_jittered_picture_differs_by_a_grey_level_in_about_one_pixel_in_twenty() -> None:
+    import numpy as np
+
+    from bench.dice_accuracy import JITTER, jittered
+
+    image = np.random.default_rng(0).integers(1, 255, (200, 300, 3), dtype=np.uint8)
+    out = jittered(image, np.random.default_rng(1))
+    moved = np.any(out != image, axis=2)
+    assert abs(moved.mean() - JITTER) < 0.01
+    step = out.astype(int) - image
+    assert set(np.unique(step[moved])) == {-1, 1} and (step[moved].min(axis=1) == step[moved].max(axis=1)).all()  # (every channel the same way)
+    assert np.array_equal(jittered(image, np.random.default_rng(1)), out) and image.max() < 255  # (a seed draws the same; the image is left as it was)
+    white = np.full((10, 10, 3), 255, np.uint8)
+    assert jittered(white, np.random.default_rng(2), share=1.0).min() >= 254  # (clipped at white)
+
+
+def test_the_bench_prints_the_spread_of_jittered_draws(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """--jitter N: the photos read N times more, jittered, and the mean and range of their figures printed
+    under the plain report; the same every run."""
+    import json
+    import re
+    import shutil
+    from pathlib import Path
+
+    import pytest
+
+    from bench.dice_accuracy import main
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
+    labels = {k: v for k, v in json.loads((fixtures / "labels.json").read_text()).items() if k.startswith("byler")}
+    (tmp_path / "byler" / "images").mkdir(parents=True)
+    for name in labels:
+        shutil.copy(fixtures / name, tmp_path / "byler" / "images" / name)
+    (tmp_path / "byler" / "labels.json").write_text(json.dumps(labels))
+    assert main([str(tmp_path), "--jitter", "2"]) == 0
+    out = capsys.readouterr().out
+    line = re.search(r"jittered, 2 draws \(5 % of pixels a grey level up or down\): per-die accuracy ([\d.]+) % \(([\d.]+) to ([\d.]+)\), "
+                     r"exact photos ([\d.]+) % \(([\d.]+) to ([\d.]+)\)", out)
+    assert line is not None, out
+    mean, low, high = (float(v) for v in line.groups()[:3])
+    assert 80 <= low <= mean <= high <= 100  # (27 dice, most read right either way)
+    assert main([str(tmp_path), "--jitter", "2"]) == 0 and capsys.readouterr().out.splitlines()[-1] == out.splitlines()[-1]
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--jitter", "-1"])
+    assert "--jitter -1: 0 to 20 draws" in capsys.readouterr().err
