@@ -13,11 +13,12 @@ seconds). It answers None almost always, and the dice (a tuple of
    least ``still_seconds``.
 3. **Hand.** A large skin-coloured area that was not in the picture before the
    last motion (a hand resting in the tray) vetoes the reading: pixels of the
-   small copy that are skin-coloured and differ from the last still picture
-   before that motion. So a wooden or beige table, skin-coloured all over, is
-   no hand; before the settler has seen the table still and then something
-   move (just after it starts, or after :meth:`Settler.reset`), every
-   skin-coloured pixel counts.
+   small copy that are skin-coloured, differ from the last still picture
+   before that motion, and lie outside the dice read. So a wooden or beige
+   table, skin-coloured all over, is no hand, nor are wooden or ivory dice;
+   before the settler has seen the table still and then something move (just
+   after it starts, or after :meth:`Settler.reset`), every skin-coloured pixel
+   outside the dice counts.
 4. **Agreement.** The last ``agree`` readings, all of frames without motion
    since the last motion, must be the same dice (same values, centres within
    ``max_shift`` of a die's size), and every die must be sure (value not None):
@@ -117,20 +118,24 @@ def skin_fraction(frame: np.ndarray) -> float:
     return float(np.count_nonzero(mask)) / mask.size
 
 
-def new_skin_fraction(picture: np.ndarray, table: np.ndarray | None, threshold: int = 18) -> float:
+def new_skin_fraction(picture: np.ndarray, table: np.ndarray | None, threshold: int = 18,
+                      dice: Sequence[tuple[float, float, float, float]] = ()) -> float:
     """Fraction of a BGR picture that is skin-coloured (:func:`skin_mask`) where it differs by more than
     ``threshold`` in some channel from ``table``, a picture of the same place and size before (None,
-    or another size: every skin-coloured pixel counts). What the hand veto measures: a hand that
-    came in, not a wooden table.
+    or another size: every skin-coloured pixel counts), and lies in none of the boxes ``dice`` (x0, y0,
+    x1, y1 in the picture's pixels). What the hand veto measures: a hand that came in, not a wooden
+    table, nor wooden or ivory dice.
 
     >>> wood = np.full((4, 4, 3), (70, 110, 160), np.uint8)
     >>> hand = wood.copy(); hand[:2] = (120, 160, 215)
-    >>> skin_fraction(hand), new_skin_fraction(hand, wood), new_skin_fraction(hand, None)
-    (1.0, 0.5, 1.0)
+    >>> skin_fraction(hand), new_skin_fraction(hand, wood), new_skin_fraction(hand, None), new_skin_fraction(hand, wood, dice=[(0, 0, 2, 2)])
+    (1.0, 0.5, 1.0, 0.25)
     """
     mask = skin_mask(picture)
     if table is not None and table.shape == picture.shape:
         mask &= channel_max(cv2.absdiff(picture, table)) > threshold
+    for x0, y0, x1, y1 in dice:
+        mask[max(0, int(y0)) : max(0, int(np.ceil(y1))), max(0, int(x0)) : max(0, int(np.ceil(x1)))] = False
     return float(np.count_nonzero(mask)) / mask.size
 
 
@@ -258,12 +263,13 @@ class Settler:
             self.status = SettleStatus(motion, True, False, 0, True, "moving")
             return None
         self._still = still.picture
-        hand = new_skin_fraction(still.picture, self._table, still.pixel_threshold) > self.hand_fraction
-        if hand:
+        dice = tuple(self.reader(frame))
+        k = still.picture.shape[1] / frame.shape[1]  # (frame pixels to the small copy's)
+        boxes = [(x0 * k, y0 * k, x1 * k, y1 * k) for x0, y0, x1, y1 in (d.box for d in dice if d.box is not None)]
+        if new_skin_fraction(still.picture, self._table, still.pixel_threshold, boxes) > self.hand_fraction:
             self._history.clear()
             self.status = SettleStatus(motion, False, True, still.frames, self._armed, "hand in the picture")
             return None
-        dice = tuple(self.reader(frame))
         if self.zones is not None:
             dice = self.zones.assign(dice, (frame.shape[1], frame.shape[0]))
         self._history.append(dice)

@@ -155,6 +155,18 @@ def test_a_skin_coloured_table_is_no_hand_but_a_hand_that_comes_onto_it_is() -> 
     assert reasons[0] == "moving" and set(reasons[1:]) == {"hand in the picture"}
 
 
+def test_dice_the_colour_of_skin_are_no_hand() -> None:
+    """Eight ivory-brown dice 80 px wide thrown onto the table are 5 % of the picture, all of it new and
+    skin-coloured: the skin-coloured pixels inside the dice read do not count towards a hand."""
+    ivory = (150, 190, 230)  # (BGR)
+    scene, _ = render_dice([1, 2, 3, 4, 5, 6, 1, 2], die=80, seed=3, body=ivory, pip=(30, 30, 30), noise=0)
+    assert skin_fraction(scene) > 0.05
+    s = Settler()
+    got = feed_all(s, still([], 5, 40) + rolling([1, 2, 3, 4, 5, 6, 1, 2], 4, 41) + [scene] * 8)
+    assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[1, 1, 2, 2, 3, 4, 5, 6]]
+    assert feed_all(Settler(), [hand_over(scene)] * 8) == []  # (a hand beside them still is one)
+
+
 def test_dice_left_where_they_lay_are_no_new_roll() -> None:
     """A hand passes over the dice (or touches one without turning it): motion, but
     every die lies where it was answered, so no second roll."""
