@@ -127,16 +127,23 @@ def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> lis
     return out
 
 
+SETTLING_READS = 30
+"""How often a camera's reader has read a frame before it is timed (:func:`as_camera`)."""
+
+
 def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
     """``read`` (``read_dice``, or another revision's) as that revision's camera reader reads each of
     ``frames`` once it has seen that frame before: one reader per frame. That reader is the
-    module's ``ChoosingReader`` (a camera's default, ``camera.dice_network`` auto), which has read
-    the frame as often as it compares frames before it chooses (``at_least``), so that it is in its
-    steady state: it compares one frame in ``compare_every``. A revision without one has its
-    ``DiceReader``, which has read the frame once. Today's reads the frame at the scale it settled
-    on, in the parts that differ from the table it has learnt from the readings before (what stays
-    for ``DiceReader.rest_frames``, 5, fewer than ``at_least``, 9), and whole every
-    ``check_every``-th time. A revision
+    module's ``ChoosingReader`` (a camera's default, ``camera.dice_network`` auto), or for a revision
+    without one its ``DiceReader``, and it has read the frame ``SETTLING_READS`` times (at least as
+    often as a ``ChoosingReader`` compares frames before it chooses, ``at_least``), so that it is
+    in its steady state, as a camera over a table is: it compares one frame in ``compare_every``,
+    reads the frame at the scale it settled on, in the parts that differ from the table it has
+    learnt from the readings before (what stays for ``DiceReader.rest_frames``, 5), and whole every
+    ``check_every``-th time. The scale settles once the reader's memory of the dice's size (its
+    last 9 frames) holds only looks at that scale: one of the bench's real 10-dice frames went from
+    0.95 to 1.0 of the frame on its 14th read and had learnt its table again by its 20th (the
+    twenty-first session; until then the frames were timed after ``at_least``, 9, reads). A revision
     without either (before cameras remembered a scale) reads as ``read`` does."""
     module = sys.modules[getattr(read, "__module__", "")]
     camera = getattr(module, "ChoosingReader", None) or getattr(module, "DiceReader", None)
@@ -144,7 +151,7 @@ def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
         return read
     readers = {id(f): camera() for f in frames}
     for f in frames:
-        for _ in range(getattr(readers[id(f)], "at_least", 1)):
+        for _ in range(max(getattr(readers[id(f)], "at_least", 1), SETTLING_READS)):
             readers[id(f)](f)
     return lambda f: readers[id(f)](f)
 
