@@ -13,7 +13,16 @@ Path measured, per press (a futsal goal or foul, alternating sides):
 
 Target (docs/DESIGN budgets): <= 5 ms median, <= 20 ms p99.
 
-    python bench/display_latency.py [N]
+    python bench/display_latency.py [N] [--camera]
+
+``--camera`` has a camera's dice pipeline run flat out in the same process while
+the buttons are pressed, as the appliance runs it (``refbox.camera.CameraWorker``
+is a thread of the daemon): a settler (``vision.settle.Settler``) with a
+camera's reader (``vision.dice.camera_reader``) fed drawn 1280x720 frames of ten
+dice, the next as soon as the last is read (a camera whose frames take longer to
+read than ``camera.interval_ms``, as on a slow Pi, does not wait). The reader's
+Python holds the interpreter lock between OpenCV's calls, so the press's threads
+wait for it; the frames it read during the presses are printed.
 """
 
 from __future__ import annotations
@@ -63,7 +72,50 @@ def report(name: str, samples: list[float]) -> None:
     print(f"{name:<34} median {statistics.median(ms):7.3f} ms   p99 {percentile(ms, 99):7.3f} ms   (n={len(ms)})")
 
 
-def main(n: int = 300) -> None:
+class BusyCamera:
+    """A camera's dice pipeline reading drawn 10-dice frames flat out in a thread, until stopped."""
+
+    def __init__(self) -> None:
+        import cv2
+
+        from vision.dice import camera_reader
+        from vision.settle import Settler
+        from vision.synth import render_dice
+
+        cv2.setNumThreads(1)
+        self.frames = [render_dice([1 + (i + k) % 6 for i in range(10)], seed=k, noise=2)[0] for k in range(3)]
+        self.settler = Settler(camera_reader())
+        self.read = 0
+        self._halt = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="busy camera", daemon=True)
+
+    def _run(self) -> None:
+        while not self._halt.is_set():
+            self.settler.feed(self.frames[(self.read // 20) % len(self.frames)], self.read / 10)  # (each picture still for 20 frames)
+            self.read += 1
+
+    def __enter__(self) -> "BusyCamera":
+        self._thread.start()
+        while self.read < 25:  # (past the reader's first looks and its first roll)
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._halt.set()
+        self._thread.join(10)
+
+
+def main(n: int = 300, camera: bool = False) -> None:
+    if camera:
+        with BusyCamera() as busy:
+            start = busy.read
+            presses(n, ", a camera's dice pipeline reading 1280x720 frames of ten drawn dice flat out in the same process")
+            print(f"camera: {busy.read - start} frames read during the presses")
+    else:
+        presses(n)
+
+
+def presses(n: int, during: str = "") -> None:
     session = Session.start({"game": "futsal", "players": ["Home", "Away"]})
     session.submit({"type": "clock_start", "t": 0.0})
     spi = TimedSpi()
@@ -112,7 +164,7 @@ def main(n: int = 300) -> None:
             emu_lat.append(emu_done[0] - t0)
         pad.close()
         status = link.status()
-    print(f"display latency, {n} button presses (futsal goals/fouls), this machine:")
+    print(f"display latency, {n} button presses (futsal goals/fouls), this machine{during}:")
     report("button -> serial frame at display", serial_lat)
     report("button -> MAX7219 registers (SPI)", led_lat)
     report("button -> LED emulator frame", emu_lat)
@@ -122,4 +174,12 @@ def main(n: int = 300) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 300)
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n", nargs="?", type=int, default=300, help="button presses (default 300)")
+    ap.add_argument("--camera", action="store_true", help="with a camera's dice pipeline reading flat out in the same process")
+    args = ap.parse_args()
+    if args.n < 1:
+        ap.error(f"N {args.n}: at least one press")
+    main(args.n, camera=args.camera)

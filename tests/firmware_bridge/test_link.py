@@ -210,3 +210,20 @@ def test_latency_bench_runs_and_meets_the_budget(capsys):
     bench.main(20)
     out = capsys.readouterr().out
     assert "button -> serial frame at display" in out and "MAX7219" in out
+
+
+def test_latency_bench_presses_the_buttons_while_a_camera_reads_flat_out(capsys):
+    """--camera: the dice pipeline reads frames in a thread of the same process all through the presses."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "display_latency.py"
+    spec = importlib.util.spec_from_file_location("display_latency", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(60, camera=True)
+    out = capsys.readouterr().out
+    assert "flat out in the same process" in out and "button -> serial frame at display" in out
+    read = re.search(r"camera: (\d+) frames read during the presses", out)
+    assert read is not None and int(read.group(1)) >= 1, out
