@@ -88,17 +88,12 @@ def small_copy(frame: np.ndarray, work_width: int) -> np.ndarray:
     return cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
 
 
-def small_grey(frame: np.ndarray, work_width: int) -> np.ndarray:
-    """A frame shrunk to ``work_width`` pixels wide (:func:`small_copy`), grey and lightly blurred: what
-    motion is measured on.
+def motion_grey(small: np.ndarray) -> np.ndarray:
+    """A frame's small copy (:func:`small_copy`) grey and lightly blurred: what motion is measured on.
 
-    >>> small_grey(np.zeros((40, 80, 3), np.uint8), 20).shape
+    >>> motion_grey(small_copy(np.zeros((40, 80, 3), np.uint8), 20)).shape
     (10, 20)
     """
-    return _grey(small_copy(frame, work_width))
-
-
-def _grey(small: np.ndarray) -> np.ndarray:
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     return cv2.GaussianBlur(gray, (3, 3), 0)
 
@@ -171,7 +166,7 @@ class Stillness:
 
     def update(self, frame: np.ndarray, now: float) -> float:
         self.picture = small_copy(frame, self.work_width)
-        small = _grey(self.picture)
+        small = motion_grey(self.picture)
         prev, self._prev = self._prev, small
         motion = 1.0 if prev is None or prev.shape != small.shape else motion_fraction(prev, small, self.pixel_threshold)
         self.moving = motion > self.motion_threshold
