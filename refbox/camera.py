@@ -125,7 +125,9 @@ class CameraWorker(threading.Thread):
     ``status["settling"]`` says what the settler saw in the last picture, so that a roll that does
     not come is no mystery at the table: ``a die is unsure (cocked?)`` (it holds the roll until
     someone settles the die or enters the throw by hand), ``hand in the picture``, ``moving``,
-    ``settling``, ``waiting for agreement``, ``already reported``, ... (``vision.settle.SettleStatus``'s
+    ``settling``, ``waiting for agreement``, ``already reported``, ``at rest since the camera started:
+    waiting for a throw`` (its settler starts disarmed, and is kept through a reconnect:
+    ``vision.settle.Settler``'s ``armed`` and ``reset``), ... (``vision.settle.SettleStatus``'s
     reasons; a domino table's, ``vision.tile_settle.TileSettler.reason``, ``a tile is unsure`` among them).
 
     ``clock`` (seconds) times the frames for the settlers and paces them. ``dice_reader`` makes the
@@ -159,6 +161,7 @@ class CameraWorker(threading.Thread):
         from vision.tile_settle import TileSettler
 
         backoff = 1.0
+        settler: Settler | None = None
         while not self._halt.is_set():
             try:
                 source = self.opener()
@@ -169,8 +172,12 @@ class CameraWorker(threading.Thread):
                 continue
             self.status.update(connected=True, last_error=None)
             backoff = 1.0
-            reader = self.dice_reader()
-            settler, tile_settler = Settler(reader, zones=self.zones), TileSettler(zones=self.zones)
+            reader = self.dice_reader()  # (a new reader for each connection: the camera may come back another size)
+            if settler is None:  # (dice lying in the tray when the table starts are no throw: after a restart, the last roll)
+                settler = Settler(reader, zones=self.zones, armed=False)
+            else:  # (after a reconnect, dice lying as the last roll the camera answered are that roll, not a new one)
+                settler.reset(reader)
+            tile_settler = TileSettler(zones=self.zones)
             try:
                 while not self._halt.is_set():
                     asked = self.clock()

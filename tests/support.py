@@ -60,18 +60,43 @@ def drawn_photo_set(folder: Path, count: int, seed: int) -> list[str]:
 
 
 class StillCamera:
-    """A camera source filming one picture at rest (an empty green table, 1280 x 720, unless given)."""
+    """A camera source filming one picture at rest (an empty green table, 1280 x 720, unless given).
 
-    def __init__(self, picture=None) -> None:
+    ``thrown``: that many frames of the picture in shadow (:func:`in_shadow`) come first, so
+    that it comes to rest after a motion, as dice thrown onto the table a moment after the camera
+    starts do. Without one a table's camera answers nothing: dice lying still since it started
+    are no throw (``vision.settle.Settler``'s ``armed``)."""
+
+    def __init__(self, picture=None, thrown: int = 0) -> None:
         import numpy as np
 
         self.picture = np.full((720, 1280, 3), (40, 110, 40), np.uint8) if picture is None else picture
+        self.shadow = in_shadow(self.picture)
+        self.thrown = thrown
 
     def read(self):
+        if self.thrown > 0:
+            self.thrown -= 1
+            return self.shadow
         return self.picture
 
     def close(self) -> None:
         pass
+
+
+def in_shadow(picture):
+    """``picture`` at half its light: the table under the hand that throws, a motion to the settler."""
+    return picture // 2
+
+
+def thrown_onto(folder, picture) -> None:
+    """Write ``picture`` into a camera's replay ``folder`` after the same picture in shadow
+    (:func:`in_shadow`): replayed, it comes to rest after a motion, as dice thrown onto the table
+    do (:class:`StillCamera`'s ``thrown``)."""
+    import cv2
+
+    cv2.imwrite(str(folder / "0-throw.png"), in_shadow(picture))
+    cv2.imwrite(str(folder / "1-rest.png"), picture)
 
 
 class SetDiceReader:

@@ -32,7 +32,10 @@ seconds). It answers None almost always, and the dice (a tuple of
    dice that all lie where they were last answered (a hand passed over, a die
    touched but not turned) are no new roll either. ``moved`` says, for each die of
    an answer, whether it is new or lies elsewhere than in the answer before: dice
-   only carried to the kept zone, the others untouched, are no throw.
+   only carried to the kept zone, the others untouched, are no throw. A table's
+   camera starts disarmed (``armed=False``: dice lying still when it starts are
+   no throw); after a reconnect (:meth:`Settler.reset`) it is armed, but dice
+   lying as in its last answer are still no new roll.
 
 Everything is pure and deterministic: the clock is an argument, the reader is
 injected (default a :class:`vision.dice.DiceReader`: :func:`~vision.dice.read_dice` that
@@ -158,6 +161,7 @@ class Stillness:
         self._since = self._now = 0.0
         self._prev: np.ndarray | None = None
         self.picture = np.zeros((0, 0, 3), np.uint8)  # the last frame's small colour copy (small_copy; none yet)
+        self.compared = False  # was the last frame compared with one before it (else its motion is 1.0: nothing to go by)
 
     def reset(self) -> None:
         self._prev = None
@@ -168,7 +172,8 @@ class Stillness:
         self.picture = small_copy(frame, self.work_width)
         small = motion_grey(self.picture)
         prev, self._prev = self._prev, small
-        motion = 1.0 if prev is None or prev.shape != small.shape else motion_fraction(prev, small, self.pixel_threshold)
+        self.compared = prev is not None and prev.shape == small.shape
+        motion = motion_fraction(prev, small, self.pixel_threshold) if prev is not None and self.compared else 1.0
         self.moving = motion > self.motion_threshold
         if self.moving:
             self.frames = 0
@@ -186,6 +191,11 @@ class Stillness:
 
 class Settler:
     """Feed frames; get the dice once per roll when they have come to rest.
+
+    ``armed``: answer the dice that already lie still when it starts (the default). A
+    table's camera starts disarmed (:class:`refbox.camera.CameraWorker`): dice lying in the
+    tray when the table starts are no throw (after a restart they are the last roll,
+    already scored), and are read once something moves.
 
     >>> from vision.synth import render_dice
     >>> s = Settler(still_frames=2, agree=2)
@@ -208,6 +218,7 @@ class Settler:
         max_shift: float = 0.35,
         work_width: int = 160,
         min_dice: int = 1,
+        armed: bool = True,
     ) -> None:
         if reader is None:
             from .dice import DiceReader
@@ -225,19 +236,27 @@ class Settler:
                                    motion_threshold=motion_threshold, pixel_threshold=pixel_threshold,
                                    work_width=work_width)
         self._history: deque[tuple[DieReading, ...]] = deque(maxlen=agree)
-        self._armed = True
-        self._last: tuple[DieReading, ...] | None = None
+        self._armed = armed
+        self._last: tuple[DieReading, ...] | None = None  # the last answer
+        self._rest: tuple[DieReading, ...] | None = None  # the dice of the last frame read once the picture had settled
         self.moved: tuple[bool, ...] = ()
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
         self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
 
-    def reset(self) -> None:
-        """Forget the past (after a camera reconnect): the next settled dice count as a roll."""
+    def reset(self, reader: Reader | None = None) -> None:
+        """Forget what the frames showed (after a camera reconnect; ``reader``: the new connection's
+        reader, else the same): the next settled dice count as a roll, unless every die lies as the
+        dice last seen at rest did ("unchanged since the last answer": a throw may have happened
+        while the camera was away, but dice left as they lay are the roll already answered, or
+        dice that lay there since it started)."""
+        if reader is not None:
+            self.reader = reader
+        if self._rest is not None:  # (dice it saw at rest and did not answer, lying there since it started, are no roll either)
+            self._last = self._rest
         self.stillness.reset()
         self._history.clear()
         self._armed = True
-        self._last = None
         self.moved = ()
         self._still = self._table = None
 
@@ -254,8 +273,8 @@ class Settler:
             if self._still is not None:
                 self._table, self._still = self._still, None
             self._history.clear()
-            self._armed = True
-            self.status = SettleStatus(motion, True, False, 0, True, "moving")
+            self._armed = self._armed or still.compared  # (a first frame, with nothing to compare, arms nothing)
+            self.status = SettleStatus(motion, True, False, 0, self._armed, "moving")
             return None
         self._still = still.picture
         dice = tuple(self.reader(frame))
@@ -271,11 +290,15 @@ class Settler:
         if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
             self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
             return None
+        self._rest = dice
         if not self._armed:
-            if self._last is not None and not self._same(dice, self._last):
-                self.status = SettleStatus(motion, False, False, still.frames, False, "dice changed without a throw")
+            if self._last is None:
+                why = "at rest since the camera started: waiting for a throw"
+            elif not self._same(dice, self._last):
+                why = "dice changed without a throw"
             else:
-                self.status = SettleStatus(motion, False, False, still.frames, False, "already reported")
+                why = "already reported"
+            self.status = SettleStatus(motion, False, False, still.frames, False, why)
             return None
         if any(d.value is None for d in dice):
             self.status = SettleStatus(motion, False, False, still.frames, True, "a die is unsure (cocked?)")

@@ -20,7 +20,7 @@ from refbox.config import ConfigError, from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, load_dice_network, start_camera
 from refbox.table import Table
-from tests.support import SetDiceReader, StillCamera, table_coloured_dice, wait_until
+from tests.support import SetDiceReader, StillCamera, table_coloured_dice, thrown_onto, wait_until
 from vision.dice import AUTO, CHOOSE, Params
 from vision.dice_model import network_path
 from vision.synth import draw_die, render_dice
@@ -122,7 +122,7 @@ def test_camera_reads_with_the_configured_dice_network(tmp_path):
     folder = tmp_path / "cam"
     folder.mkdir()
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "dice-clear" / "chase-train_DJI_20241005233608_0177_D_detection_1.png"
-    shutil.copy(fixture, folder)
+    thrown_onto(folder, cv2.imread(str(fixture)))
     table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
     table.start()
     try:
@@ -172,7 +172,7 @@ def test_the_camera_says_whether_it_reads_only_what_differs_from_the_table(tmp_p
     caplog.set_level(logging.WARNING, logger="refbox")
     folder = tmp_path / "cam"
     folder.mkdir()
-    cv2.imwrite(str(folder / "0.png"), table_coloured_dice() if purple else render_dice([2, 4, 5], seed=0)[0])
+    thrown_onto(folder, table_coloured_dice() if purple else render_dice([2, 4, 5], seed=0)[0])
     frames = []
 
     def opener():
@@ -244,7 +244,7 @@ def test_the_camera_says_when_an_unsure_die_holds_the_throw(tmp_path):
     reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
     table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
     table.start()
-    worker = CameraWorker(StillCamera, table, interval=0.01, dice_reader=lambda: reader)
+    worker = CameraWorker(lambda: StillCamera(render_dice([5], seed=1)[0], thrown=3), table, interval=0.01, dice_reader=lambda: reader)
     try:
         worker.start()
         assert wait_until(lambda: worker.status["settling"] == "a die is unsure (cocked?)")
@@ -267,3 +267,47 @@ def test_an_unusable_dice_network_is_refused_at_start_naming_the_key(tmp_path):
         cfg = from_dict({"camera": {"source": "usb:0", "dice_network": network}})
         with pytest.raises(ConfigError, match=re.escape(f"camera.dice_network: dice network '{network}': {why}")):
             start_camera(cfg, table, Devices(table), sim=False)
+
+
+def test_dice_lying_still_when_the_camera_starts_or_comes_back_are_no_new_roll(tmp_path):
+    """Dice that lie still when the table starts (after a restart, the last roll, already scored)
+    are not read as a throw; dice thrown are. A camera lost and back over dice that lie as they
+    did gives no second roll; dice thrown while it was away are read."""
+    from vision.sources import CameraLost
+
+    samples = Path(__file__).resolve().parents[2] / "samples" / "dice"
+    three, two, five = (cv2.imread(str(samples / f"face-{n}.jpg")) for n in (3, 2, 5))
+    connections = [
+        (StillCamera(three), 40),  # lying there when the table starts: no roll
+        (StillCamera(two, thrown=3), 40),  # thrown: read
+        (StillCamera(two), 40),  # back, the die as it lay: no second roll
+        (StillCamera(five), None),  # back, thrown while the camera was away: read
+    ]
+
+    class Connection:
+        def __init__(self) -> None:
+            self.camera, self.frames = connections.pop(0) if len(connections) > 1 else connections[0]
+
+        def read(self) -> np.ndarray:
+            if self.frames is not None:
+                self.frames -= 1
+                if self.frames < 0:
+                    raise CameraLost("unplugged")
+            return self.camera.read()
+
+        def close(self) -> None:
+            pass
+
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+    worker = CameraWorker(Connection, table, interval=0.01)
+    statuses = []
+    try:
+        worker.start()
+        assert wait_until(lambda: statuses.append(worker.status["settling"]) or worker.status["readings"] >= 2, 60), worker.status
+        assert wait_until(lambda: len(connections) == 1 and worker.status["settling"] == "already reported")
+    finally:
+        worker.stop()
+        table.stop()
+    assert "at rest since the camera started: waiting for a throw" in statuses
+    assert [dice for kind, dice in journal_types(table)] == [[2], [5]]

@@ -23,7 +23,7 @@ from refbox.config import from_dict
 from refbox.journal import Journal
 from refbox.runtime import Devices, start_display, start_horn, start_keypad, start_led, start_web
 from refbox.table import Table
-from tests.support import wait_until
+from tests.support import StillCamera, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 FUTSAL = {"game": "futsal", "players": ["Home", "Away"]}
@@ -153,15 +153,16 @@ def test_camera_folder_deleted_is_reported_retried_and_manual_rolls_go_on(tmp_pa
 
 
 class Switchable:
-    """A camera that gives a picture no reader can read (grey, 48×64) while ``bad`` is set, else a photo of a die."""
+    """A camera that gives a picture no reader can read (grey, 48×64) while ``bad`` is set, else a
+    photo of a die, thrown (three frames of it in shadow first: tests.support.StillCamera)."""
 
     def __init__(self, bad: threading.Event) -> None:
         self.bad = bad
-        self.good = cv2.imread(str(ROOT / "samples" / "dice" / "face-3.jpg"))
+        self.good = StillCamera(cv2.imread(str(ROOT / "samples" / "dice" / "face-3.jpg")), thrown=3)
         self.grey = np.zeros((48, 64), np.uint8)
 
     def read(self):
-        return self.grey if self.bad.is_set() else self.good
+        return self.grey if self.bad.is_set() else self.good.read()
 
     def close(self) -> None:
         pass

@@ -307,3 +307,25 @@ def test_each_roll_is_taken_right_on_a_tray_whose_rim_the_reader_learns() -> Non
     assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [sorted(v) for v in throws]
     look = reader.look(frames[-1])
     assert look.parts is not None and sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in look.parts) < 0.2 * look.work[:, :, 0].size
+
+
+def test_a_settler_started_disarmed_reads_no_dice_lying_still_until_something_moves() -> None:
+    s = Settler(armed=False)
+    assert feed_all(s, still([2, 6], 12, 50)) == []
+    assert s.status.reason == "at rest since the camera started: waiting for a throw"
+    got = feed_all(s, rolling([1, 3], 4, 51) + still([4, 5], 12, 52), t0=2.0)
+    assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[4, 5]]
+
+
+def test_after_a_reset_dice_lying_as_they_did_are_no_new_roll_and_others_are() -> None:
+    """reset (a camera back after a reconnect): it knows nothing of what happened meanwhile, so it is
+    armed; but dice that lie as the dice it last saw at rest (answered or not) are no new roll."""
+    s = Settler(armed=False)
+    assert feed_all(s, still([2, 6], 12, 53)) == []  # (lying there since it started)
+    s.reset()
+    assert feed_all(s, still([2, 6], 12, 53), t0=2.0) == [] and s.status.reason == "already reported"
+    s.reset()
+    got = feed_all(s, still([1, 4], 12, 54), t0=4.0)  # (thrown while the camera was away)
+    assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[1, 4]]
+    s.reset()
+    assert feed_all(s, still([1, 4], 12, 54), t0=6.0) == []  # (and as answered: not again)

@@ -348,11 +348,12 @@ def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
     and what to do."""
     from refbox.camera import CameraWorker
     from tests.support import SetDiceReader, StillCamera
+    from vision.synth import render_dice
     from vision.types import DieReading
 
     reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
     s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
-    worker = CameraWorker(StillCamera, s.table, interval=0.05, dice_reader=lambda: reader)
+    worker = CameraWorker(lambda: StillCamera(render_dice([5], seed=1)[0], thrown=3), s.table, interval=0.05, dice_reader=lambda: reader)
     s.app.extensions["refbox.camera"] = worker
     try:
         s.log_in(page)
