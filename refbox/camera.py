@@ -175,7 +175,7 @@ class CameraWorker(threading.Thread):
             reader = self.dice_reader()  # (a new reader for each connection: the camera may come back another size)
             if settler is None:  # (dice lying in the tray when the table starts are no throw: after a restart, the last roll)
                 settler = Settler(reader, zones=self.zones, armed=False)
-            else:  # (after a reconnect, dice lying as the last roll the camera answered are that roll, not a new one)
+            else:  # (after a reconnect, dice lying as it last saw them at rest are no new roll; dice thrown meanwhile are)
                 settler.reset(reader)
             tile_settler = TileSettler(zones=self.zones)
             try:

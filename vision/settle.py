@@ -35,7 +35,7 @@ seconds). It answers None almost always, and the dice (a tuple of
    only carried to the kept zone, the others untouched, are no throw. A table's
    camera starts disarmed (``armed=False``: dice lying still when it starts are
    no throw); after a reconnect (:meth:`Settler.reset`) it is armed, but dice
-   lying as in its last answer are still no new roll.
+   lying as it last saw them at rest are still no new roll.
 
 Everything is pure and deterministic: the clock is an argument, the reader is
 injected (default a :class:`vision.dice.DiceReader`: :func:`~vision.dice.read_dice` that
