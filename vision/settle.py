@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .pixels import channel_max
+from .pixels import channel_max, halved
 from .types import DieReading
 from .zones import Zones
 
@@ -88,7 +88,11 @@ def small_copy(frame: np.ndarray, work_width: int) -> np.ndarray:
     """
     h, w = frame.shape[:2]
     width = min(work_width, w)
-    return cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    height = max(1, round(h * width / w))
+    times = (w // width).bit_length() - 1
+    if times > 0 and w == width << times and h == height << times:  # (by a power of two each way: halved, faster)
+        return halved(frame, times)
+    return cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
 
 
 def motion_grey(small: np.ndarray) -> np.ndarray:

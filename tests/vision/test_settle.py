@@ -329,3 +329,17 @@ def test_after_a_reset_dice_lying_as_they_did_are_no_new_roll_and_others_are() -
     assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[1, 4]]
     s.reset()
     assert feed_all(s, still([1, 4], 12, 54), t0=6.0) == []  # (and as answered: not again)
+
+
+def test_the_small_copy_is_the_mean_of_the_pixels_each_of_its_own_covers() -> None:
+    """small_copy: by a power of two each way the frame is halved (vision.pixels.halved), within a grey
+    level of one area resize; by any other share it is the area resize."""
+    from vision.settle import small_copy
+
+    rng = np.random.default_rng(60)
+    frame = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    area = cv2.resize(frame, (160, 90), interpolation=cv2.INTER_AREA).astype(int)
+    assert np.abs(small_copy(frame, 160).astype(int) - area).max() <= 1
+    wide = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)  # (by 12)
+    assert np.array_equal(small_copy(wide, 160), cv2.resize(wide, (160, 90), interpolation=cv2.INTER_AREA))
+    assert small_copy(frame[:100, :120], 160).shape == (100, 120, 3)  # (never enlarged)
