@@ -286,7 +286,9 @@ class Settler:
         boxes = [(x0 * k, y0 * k, x1 * k, y1 * k) for x0, y0, x1, y1 in (d.box for d in dice if d.box is not None)]
         if new_skin_fraction(still.picture, self._table, still.pixel_threshold, boxes) > self.hand_fraction:
             self._history.clear()
-            self.status = SettleStatus(motion, False, True, still.frames, self._armed, "hand in the picture")
+            # (started disarmed, nothing is read before a throw anyway: a skin-coloured table is no news to the operator)
+            why = "at rest since the camera started: waiting for a throw" if not self._armed and self._last is None else "hand in the picture"
+            self.status = SettleStatus(motion, False, True, still.frames, self._armed, why)
             return None
         if self.zones is not None:
             dice = self.zones.assign(dice, (frame.shape[1], frame.shape[0]))

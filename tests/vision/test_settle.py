@@ -313,6 +313,9 @@ def test_a_settler_started_disarmed_reads_no_dice_lying_still_until_something_mo
     s = Settler(armed=False)
     assert feed_all(s, still([2, 6], 12, 50)) == []
     assert s.status.reason == "at rest since the camera started: waiting for a throw"
+    on_wood = Settler(armed=False)  # (skin-coloured all over: before a throw, that is what it says, not a hand)
+    assert feed_all(on_wood, still([2, 6], 12, 50, WOOD)) == []
+    assert on_wood.status.reason == "at rest since the camera started: waiting for a throw" and on_wood.status.hand
     got = feed_all(s, rolling([1, 3], 4, 51) + still([4, 5], 12, 52), t0=2.0)
     assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[4, 5]]
 
