@@ -80,6 +80,11 @@ class StillCamera:
             return self.shadow
         return self.picture
 
+    def throw(self, picture, frames: int = 3) -> None:
+        """Dice thrown while it films: ``picture`` comes to rest after ``frames`` frames of it in shadow."""
+        self.shadow, self.thrown = in_shadow(picture), frames
+        self.picture = picture
+
     def close(self) -> None:
         pass
 

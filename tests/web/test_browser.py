@@ -368,6 +368,32 @@ def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
         s.stop()
 
 
+def test_control_panel_says_that_dice_lying_since_the_start_wait_for_a_throw(page, tmp_path):
+    """Dice that lay in the tray when the table started are not read (after a restart, the last roll):
+    the panel says so, and what to do; once they are thrown, they are read."""
+    from refbox.camera import CameraWorker
+    from tests.support import SetDiceReader, StillCamera
+    from vision.synth import render_dice
+    from vision.types import DieReading
+
+    reader = SetDiceReader([DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))])
+    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
+    camera = StillCamera(render_dice([4], seed=1)[0])
+    worker = CameraWorker(lambda: camera, s.table, interval=0.05, dice_reader=lambda: reader)
+    s.app.extensions["refbox.camera"] = worker
+    try:
+        s.log_in(page)
+        worker.start()
+        expect()(page.locator("#camera-state")).to_contain_text(
+            "connected; readings: 0; dice lying since the table started are not read: throw them")
+        camera.throw(render_dice([4], seed=2)[0])
+        expect()(page.locator("#camera-last")).to_contain_text("last reading 4", timeout=10_000)
+        expect()(page.locator("#camera-state")).not_to_contain_text("throw them")
+    finally:
+        worker.stop()
+        s.stop()
+
+
 def test_control_panel_hides_the_camera_panel_without_a_camera(page, served):
     served.log_in(page)
     expect()(page.locator("#buttons button").first).to_be_visible()

@@ -217,8 +217,10 @@
     const state = c.last_error ? fmt(S.camera_lost, { reason: c.last_error })
       : c.reading_error ? fmt(S.camera_unreadable, { n: c.unreadable, reason: c.reading_error })
       : c.connected ? fmt(S.camera_connected, { n: c.readings }) : S.camera_opening;
-    // why no reading comes when the settler is held: an unsure die or tile (cocked, or half hidden), or a hand
-    const held = { "a die is unsure (cocked?)": S.camera_cocked, "a tile is unsure": S.camera_tile_unsure, "hand in the picture": S.camera_hand }[c.settling];
+    // why no reading comes when the settler is held: an unsure die or tile (cocked, or half hidden), a hand,
+    // or dice lying in the tray since the table started (no throw: after a restart, the last roll)
+    const held = { "a die is unsure (cocked?)": S.camera_cocked, "a tile is unsure": S.camera_tile_unsure, "hand in the picture": S.camera_hand,
+      "at rest since the camera started: waiting for a throw": S.camera_wait_throw }[c.settling];
     $("camera-state").textContent = state + network + whole + (held && c.connected && !c.last_error ? "; " + held : "");
     const last = c.last;
     if (!last) { $("camera-last").textContent = ""; return; }
