@@ -343,55 +343,61 @@ def test_control_panel_says_when_a_picture_could_not_be_read(page, tmp_path):
         s.stop()
 
 
+class CameraPanel:
+    """A Pig table served with a camera worker over ``camera`` whose dice reader reads what
+    ``reader`` is set to (tests.support.SetDiceReader), logged in on ``page``'s control panel;
+    ``stop`` stops both."""
+
+    def __init__(self, page, tmp_path, camera, reader) -> None:
+        from refbox.camera import CameraWorker
+
+        self.served = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
+        self.worker = CameraWorker(lambda: camera, self.served.table, interval=0.05, dice_reader=lambda: reader)
+        self.served.app.extensions["refbox.camera"] = self.worker
+        self.served.log_in(page)
+        self.worker.start()
+
+    def stop(self) -> None:
+        self.worker.stop()
+        self.served.stop()
+
+
 def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
     """A cocked die, which the reader reads unsure: no throw is taken, and the panel says why
     and what to do."""
-    from refbox.camera import CameraWorker
     from tests.support import SetDiceReader, StillCamera
     from vision.synth import render_dice
     from vision.types import DieReading
 
     reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
-    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
-    worker = CameraWorker(lambda: StillCamera(render_dice([5], seed=1)[0], thrown=3), s.table, interval=0.05, dice_reader=lambda: reader)
-    s.app.extensions["refbox.camera"] = worker
+    panel = CameraPanel(page, tmp_path, StillCamera(render_dice([5], seed=1)[0], thrown=3), reader)
     try:
-        s.log_in(page)
-        worker.start()
         expect()(page.locator("#camera-state")).to_contain_text(
             "connected; readings: 0; a die is unsure (cocked?): the throw waits until it is settled, or entered by hand")
         reader.readings = [DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))]
         expect()(page.locator("#camera-last")).to_contain_text("last reading 4", timeout=10_000)
         expect()(page.locator("#camera-state")).not_to_contain_text("unsure")
     finally:
-        worker.stop()
-        s.stop()
+        panel.stop()
 
 
 def test_control_panel_says_that_dice_lying_since_the_start_wait_for_a_throw(page, tmp_path):
     """Dice that lay in the tray when the table started are not read (after a restart, the last roll):
     the panel says so, and what to do; once they are thrown, they are read."""
-    from refbox.camera import CameraWorker
     from tests.support import SetDiceReader, StillCamera
     from vision.synth import render_dice
     from vision.types import DieReading
 
-    reader = SetDiceReader([DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))])
-    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
     camera = StillCamera(render_dice([4], seed=1)[0])
-    worker = CameraWorker(lambda: camera, s.table, interval=0.05, dice_reader=lambda: reader)
-    s.app.extensions["refbox.camera"] = worker
+    panel = CameraPanel(page, tmp_path, camera, SetDiceReader([DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))]))
     try:
-        s.log_in(page)
-        worker.start()
         expect()(page.locator("#camera-state")).to_contain_text(
             "connected; readings: 0; dice lying since the table started are not read: throw them")
         camera.throw(render_dice([4], seed=2)[0])
         expect()(page.locator("#camera-last")).to_contain_text("last reading 4", timeout=10_000)
         expect()(page.locator("#camera-state")).not_to_contain_text("throw them")
     finally:
-        worker.stop()
-        s.stop()
+        panel.stop()
 
 
 def test_control_panel_hides_the_camera_panel_without_a_camera(page, served):

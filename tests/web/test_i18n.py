@@ -117,7 +117,7 @@ def test_the_settler_reasons_the_control_page_words_are_the_settlers_own():
     held = re.search(r"const held = \{(.*?)\}\[c\.settling\]", text, re.S)
     assert held, "control.js no longer words the settler's reasons as expected"
     words = re.findall(r'"([^"]+)":\s*S\.\w+', held.group(1))
-    assert len(words) == 3
+    assert len(words) == 4
     root = WEB.parent / "vision"
     given = (root / "settle.py").read_text(encoding="utf-8") + (root / "tile_settle.py").read_text(encoding="utf-8")
     assert all(f'"{w}"' in given for w in words), [w for w in words if f'"{w}"' not in given]
