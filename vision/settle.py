@@ -17,8 +17,7 @@ seconds). It answers None almost always, and the dice (a tuple of
    before that motion, and lie outside the dice read. So a wooden or beige
    table, skin-coloured all over, is no hand, nor are wooden or ivory dice;
    before the settler has seen the table still and then something move (just
-   after it starts, or after :meth:`Settler.reset`), every skin-coloured pixel
-   outside the dice counts.
+   after it starts), every skin-coloured pixel outside the dice counts.
 4. **Agreement.** The last ``agree`` readings, all of frames without motion
    since the last motion, must be the same dice (same values, centres within
    ``max_shift`` of a die's size), and every die must be sure (value not None):
@@ -262,7 +261,7 @@ class Settler:
         self._history.clear()
         self._armed = True
         self.moved = ()
-        self._still = self._table = None
+        self._still = None  # (the table before the last motion stays what a hand is told from: a camera back over its table sees it)
 
     def feed(self, frame: np.ndarray, now: float) -> tuple[DieReading, ...] | None:
         """One frame at time ``now``; the settled dice once per roll, else None.

@@ -320,6 +320,16 @@ def test_a_settler_started_disarmed_reads_no_dice_lying_still_until_something_mo
     assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[4, 5]]
 
 
+def test_after_a_reset_a_wooden_table_is_still_no_hand() -> None:
+    """A camera back over a wooden table (reset) tells a hand from the table as it did before: dice
+    thrown while it was away are read, not held as a hand."""
+    s = Settler(armed=False)
+    assert feed_all(s, still([2, 6], 6, 55, WOOD) + rolling([1, 1], 4, 56, WOOD) + still([3, 5], 12, 57, WOOD)) != []
+    s.reset()
+    got = feed_all(s, still([1, 4], 12, 58, WOOD), t0=4.0)
+    assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[1, 4]]
+
+
 def test_after_a_reset_dice_lying_as_they_did_are_no_new_roll_and_others_are() -> None:
     """reset (a camera back after a reconnect): it knows nothing of what happened meanwhile, so it is
     armed; but dice that lie as the dice it last saw at rest (answered or not) are no new roll."""
