@@ -115,8 +115,7 @@ def skin_fraction(frame: np.ndarray) -> float:
     >>> skin_fraction(np.zeros((4, 4, 3), np.uint8))
     0.0
     """
-    mask = skin_mask(frame)
-    return float(np.count_nonzero(mask)) / mask.size
+    return new_skin_fraction(frame, None)
 
 
 def new_skin_fraction(picture: np.ndarray, table: np.ndarray | None, threshold: int = 18,
@@ -175,8 +174,10 @@ class Stillness:
         self.picture = small_copy(frame, self.work_width)
         small = motion_grey(self.picture)
         prev, self._prev = self._prev, small
-        self.compared = prev is not None and prev.shape == small.shape
-        motion = motion_fraction(prev, small, self.pixel_threshold) if prev is not None and self.compared else 1.0
+        if prev is not None and prev.shape == small.shape:
+            self.compared, motion = True, motion_fraction(prev, small, self.pixel_threshold)
+        else:
+            self.compared, motion = False, 1.0
         self.moving = motion > self.motion_threshold
         if self.moving:
             self.frames = 0
@@ -190,6 +191,10 @@ class Stillness:
     @property
     def settled(self) -> bool:
         return not self.moving and self.frames >= self.still_frames and self._now - self._since >= self.still_seconds
+
+
+WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
+"""The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
 
 
 class Settler:
@@ -286,7 +291,7 @@ class Settler:
         if new_skin_fraction(still.picture, self._table, still.pixel_threshold, boxes) > self.hand_fraction:
             self._history.clear()
             # (started disarmed, nothing is read before a throw anyway: a skin-coloured table is no news to the operator)
-            why = "at rest since the camera started: waiting for a throw" if not self._armed and self._last is None else "hand in the picture"
+            why = WAITING_FOR_A_THROW if not self._armed and self._last is None else "hand in the picture"
             self.status = SettleStatus(motion, False, True, still.frames, self._armed, why)
             return None
         if self.zones is not None:
@@ -298,7 +303,7 @@ class Settler:
         self._rest = dice
         if not self._armed:
             if self._last is None:
-                why = "at rest since the camera started: waiting for a throw"
+                why = WAITING_FOR_A_THROW
             elif not self._same(dice, self._last):
                 why = "dice changed without a throw"
             else:
