@@ -322,12 +322,19 @@ def run_set(folder: Path, split: bool, only: str | None = None, frame: Frame | N
                 framed = in_frame(image, frame)[0] if frame is not None else image
                 for _ in range(still - 1):  # (the frames before the one scored, as the settler waits for them)
                     reader(framed)
-            t0 = time.perf_counter()
-            readings = read_in_frame(image, frame, reader)
-            t.seconds += time.perf_counter() - t0
-            score(t, name, labels[name], readings)
+            timed_score(t, name, labels[name], lambda: read_in_frame(image, frame, reader))
         out[half] = t
     return out
+
+
+def timed_score(t: Tally, name: str, labels: list[dict], read: Callable[[], list[DieReading]]) -> list[DieReading]:
+    """``read()`` the picture ``name``, its time added to ``t.seconds``, and :func:`score` its readings
+    against ``labels`` in ``t``: the readings."""
+    start = time.perf_counter()
+    readings = read()
+    t.seconds += time.perf_counter() - start
+    score(t, name, labels, readings)
+    return readings
 
 
 def report(set_name: str, half: str, t: Tally, errors: bool) -> str:

@@ -29,7 +29,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -37,7 +36,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import Tally, drawn_labels, report, score  # noqa: E402
+from bench.dice_accuracy import Tally, drawn_labels, report, score, timed_score  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import GLARE, TOUCHING_COLOURS, render_glare  # noqa: E402
 
@@ -61,10 +60,7 @@ def run(photos: int, seed: int, where: str, strength: float) -> tuple[Tally, lis
     tally, by_colour = Tally(), [Tally() for _ in TOUCHING_COLOURS]
     for k in range(photos):
         img, labels, name = picture(k, seed, where, strength)
-        start = time.perf_counter()
-        readings = read_dice(img)
-        tally.seconds += time.perf_counter() - start
-        score(tally, name, labels, readings)
+        readings = timed_score(tally, name, labels, lambda: read_dice(img))
         score(by_colour[k % len(TOUCHING_COLOURS)], name, labels, readings)
     return tally, by_colour
 

@@ -35,7 +35,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -43,7 +42,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import Tally, drawn_labels, report, score  # noqa: E402
+from bench.dice_accuracy import Tally, drawn_labels, report, timed_score  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import LAYOUTS, TOUCHING_COLOURS, render_touching  # noqa: E402
 
@@ -65,10 +64,7 @@ def run(rows: int, seed: int, seam: float, layout: str = "row") -> Tally:
     tally = Tally()
     for k in range(rows):
         img, labels, name = row(k, seed, seam, layout)
-        start = time.perf_counter()
-        readings = read_dice(img)
-        tally.seconds += time.perf_counter() - start
-        score(tally, name, labels, readings)
+        timed_score(tally, name, labels, lambda: read_dice(img))
     return tally
 
 
