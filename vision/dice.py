@@ -43,6 +43,12 @@ network then checks and reads each candidate:
    is its top and the number of pips its value, the confidence how well they
    form the pattern. Either way, below ``CONFIDENCE_THRESHOLD`` the die is
    reported with value None (unsure), never guessed.
+6. **Touching dice, again.** Dice that touch share no outline, and in a
+   reduced copy the pips of neighbours run together. A group of dice read
+   touching each other that the first look is in doubt about (a die read
+   unsure, or a pip group seen squarely that no die read claims) is read
+   again from a copy twice as large, cut round the group; its readings are
+   kept when they read more dice surely (:func:`touching_again`).
 """
 
 from __future__ import annotations
@@ -127,6 +133,13 @@ class Params:
     min_work_die: float = 22.0  # dice smaller than this (die_size, working pixels; the training photos: 22 to 60) are read again from a larger copy ...
     work_die: float = 30.0  # ... where they are this big
     big_die: float = 100.0  # dice this big (working pixels) are looked for in a copy half as large, when the first look read no die surely (big_dice)
+    touching_scale: float = 2.0  # a group of dice read touching that the reader is in doubt about is read again this many times as large, at most at the picture's own size (1: never) ...
+    touching_reach: float = 1.5  # ... dice whose centres lie closer than this many die sizes touch, and candidates that close belong to their group ...
+    touching_off: float = 0.75  # ... in doubt: a die read unsure, or a candidate further than this many die sizes from every die read ...
+    touching_roundness: float = 0.9  # ... whose pips are this round (a face seen squarely, not a side face) ...
+    touching_margin: float = 1.5  # ... from a copy cut this many die sizes round the group's centres ...
+    touching_new: int = 2  # ... whose readings replace the first look's there when they read more dice surely, and at most this many dice more (clutter read larger) ...
+    touching_clear: float = 0.9  # ... or any number more at this mean confidence
     part_colour: float = 12.0  # a camera's reader reads only the parts of a frame whose 8x reduced copy differs this much from the table model in some channel ...
     part_share: float = 0.7  # ... unless those parts cover more than this share of the frame (changed_parts)
     network: Path | None = None  # the classifier's ONNX file (vision.dice_model.network_path; None: the standard one, dice_model.MODEL_PATH)
@@ -243,6 +256,7 @@ class Look:
     network: Path | None = None  # the network whose readings these are (Params.network, or Params.other_network when its were kept)
     table: Table | None = None  # the table it was read against (table_model, table_background)
     reduced: np.ndarray | None = None  # work reduced 8 times (table_model), which the parts were found in
+    again: list[tuple[int, int, int, int]] = field(default_factory=list)  # the boxes (image pixels) round touching dice whose second, larger look's readings were kept (touching_again)
 
     @property
     def faces(self) -> list[Face]:
@@ -269,7 +283,9 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
     candidate faces found there (:func:`candidate_faces`) show dice smaller than
     ``params.min_work_die`` working pixels (:func:`die_size`) and the image was
     reduced, it is looked at again at the scale :func:`better_scale` gives, and
-    only then are the candidates read (:func:`read_faces`).
+    only then are the candidates read (:func:`read_faces`). A reduced picture's
+    groups of touching dice that the look is in doubt about are read again
+    larger (:func:`touching_groups`, :func:`touching_again`).
     """
     work, scale, regions, faces, parts, seen, small = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table)
     again = better_scale(faces, scale, params)
@@ -287,8 +303,116 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
                 (int(x0 / scale), int(y0 / scale), int(np.ceil(x1 / scale)), int(np.ceil(y1 / scale))),
             )
         )
+    read_again: list[_Box] = []
+    if scale < 1.0 and params.touching_scale > 1.0:
+        out, read_again = touching_again(image, scale, out, touching_groups(chosen, faces, params), params)
     out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return Look(work, scale, faces, out, parts, found, regions, network, seen, small)
+    return Look(work, scale, faces, out, parts, found, regions, network, seen, small, read_again)
+
+
+def touching_groups(chosen: list[Face], faces: list[Face], params: Params = DEFAULT) -> list[_Box]:
+    """Boxes (working pixels) round the groups of dice read (``chosen``) that touch each other and that the
+    look is in doubt about, each ``params.touching_margin`` die sizes round its centres; boxes that overlap are one.
+
+    Dice whose centres lie closer than ``touching_reach`` die sizes (:func:`die_size` of the candidate
+    ``faces``, or the dice's median size) touch; a candidate that close to a die or to another
+    candidate of the group belongs to it. A group is in doubt when a die of it was read unsure, or
+    when a candidate of it seen squarely (pips ``touching_roundness`` round: a top face, not a
+    side face) lies further than ``touching_off`` die sizes from every die read: a face whose pips
+    the look grouped with a neighbour's, or read as no die.
+    """
+    if len(chosen) < 2:
+        return []
+    size = die_size(faces) or float(median([f.size for f in chosen]))
+    every = chosen + faces
+    reach = params.touching_reach * size
+    near = [(i, j) for i, j in combinations(range(len(every)), 2) if hypot(every[i].x - every[j].x, every[i].y - every[j].y) < reach]
+    root = _roots(len(every), near)
+    touching = {root[i] for i, j in near if j < len(chosen)}  # (i < j: two dice read)
+    off = params.touching_off * size
+    doubt = {root[i] for i, f in enumerate(chosen) if f.confidence < CONFIDENCE_THRESHOLD}
+    doubt.update(
+        root[i] for i, f in enumerate(every) if i >= len(chosen) and f.roundness >= params.touching_roundness and all(hypot(f.x - d.x, f.y - d.y) > off for d in chosen)
+    )
+    margin = params.touching_margin * size
+    boxes: dict[int, tuple[float, float, float, float]] = {}
+    for i, f in enumerate(every):
+        r = root[i]
+        if r in touching and r in doubt:
+            x0, y0, x1, y1 = boxes.get(r, (f.x, f.y, f.x, f.y))
+            boxes[r] = (min(x0, f.x), min(y0, f.y), max(x1, f.x), max(y1, f.y))
+    return _merged([(floor(x0 - margin), floor(y0 - margin), ceil(x1 + margin), ceil(y1 + margin)) for x0, y0, x1, y1 in boxes.values()])
+
+
+def touching_again(
+    image: np.ndarray, scale: float, readings: list[DieReading], groups: list[_Box], params: Params = DEFAULT
+) -> tuple[list[DieReading], list[_Box]]:
+    """``readings`` (of ``image`` read at ``scale``) with each group of touching dice (:func:`touching_groups`,
+    boxes in working pixels) read again from ``image`` cut round it, ``params.touching_scale`` times as
+    large (at most the picture's own size), where that reads more dice surely; and the boxes
+    (image pixels) whose second look was kept.
+
+    The second look reads the cut as a picture of its own (:func:`look_at`; it reads nothing again).
+    Of its readings, those wholly inside the cut count; they take the place of the first look's
+    readings that lie more than half a die inside the cut or within 0.6 of a die of one of them,
+    when they hold more dice read surely, less those read unsure, than those, and at most
+    ``params.touching_new`` dice more: the first look saw the dice of the group, and a cut that
+    finds many more has read clutter (a printed board) larger, not dice the first look ran together,
+    unless it reads them all clearly (a mean confidence of ``params.touching_clear``: a first look
+    that took the pips of many dice for a few big faces).
+    """
+    h, w = image.shape[:2]
+    larger = min(1.0, scale * params.touching_scale)
+    inner = replace(params, touching_scale=1.0)
+    out, kept = list(readings), []
+    for gx0, gy0, gx1, gy1 in groups:
+        x0, y0 = max(0, int(gx0 / scale)), max(0, int(gy0 / scale))
+        x1, y1 = min(w, ceil(gx1 / scale)), min(h, ceil(gy1 / scale))
+        cut = look_at(image[y0:y1, x0:x1], inner, larger).readings
+        if not cut:
+            continue
+        whole = [r for r in cut if r.box is not None and r.box[0] > 0 and r.box[1] > 0 and r.box[2] < x1 - x0 and r.box[3] < y1 - y0]
+        theirs = [_shifted(r, x0, y0) for r in whole]
+        die = float(median([r.box[2] - r.box[0] for r in cut if r.box is not None]))
+        half = 0.5 * die
+        ours = [
+            r
+            for r in out
+            if (x0 + half <= r.center[0] <= x1 - half and y0 + half <= r.center[1] <= y1 - half)
+            or any(hypot(r.center[0] - t.center[0], r.center[1] - t.center[1]) < 0.6 * die for t in theirs)
+        ]
+        few = len(theirs) <= len(ours) + params.touching_new or mean_confidence(theirs) >= params.touching_clear
+        if _sure_less_unsure(theirs) > _sure_less_unsure(ours) and few:
+            out = [r for r in out if r not in ours] + theirs
+            kept.append((x0, y0, x1, y1))
+    return out, kept
+
+
+def _shifted(r: DieReading, dx: int, dy: int) -> DieReading:
+    """A reading of a cut of a picture, in the picture's pixels (the cut's corner at ``dx``, ``dy``)."""
+    box = None if r.box is None else (r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy)
+    return replace(r, center=(r.center[0] + dx, r.center[1] + dy), box=box)
+
+
+def _sure_less_unsure(readings: list[DieReading]) -> int:
+    """The dice read surely, less those read unsure."""
+    return sum(1 if r.value is not None else -1 for r in readings)
+
+
+def _roots(n: int, pairs: Sequence[tuple[int, int]]) -> list[int]:
+    """The group of each of ``n`` items once every pair is joined (union-find): a representative index each;
+    items of one group share it."""
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for u, v in pairs:
+        parent[find(u)] = find(v)
+    return [find(i) for i in range(n)]
 
 
 def read_faces(
@@ -1145,14 +1269,7 @@ def link_pips(
     the dice may not show).
     """
     n = len(pips)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    joined: list[tuple[int, int]] = []
     if n:
         if smooth is None:
             smooth = cv2.GaussianBlur(work, (0, 0), 1.0)
@@ -1191,14 +1308,10 @@ def link_pips(
         pairs = list(zip(ii[tested].tolist(), jj[tested].tolist()))
         ends = _path_ends(xy, diam)
         edges = _edges_along(ends[ii[tested]], ends[jj[tested]], smooth, params, pips=(pips, ii[tested], jj[tested]))
-        for (u, v), edge in zip(pairs, edges):
-            if not edge:
-                parent[find(u)] = find(v)
-        for u, v in lone:
-            parent[find(u)] = find(v)
+        joined = [pair for pair, edge in zip(pairs, edges) if not edge] + lone
     groups: dict[int, list[Pip]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(pips[i])
+    for i, r in enumerate(_roots(n, joined)):
+        groups.setdefault(r, []).append(pips[i])
     return list(groups.values())
 
 

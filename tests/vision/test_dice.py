@@ -12,7 +12,10 @@ import pytest
 
 from bench.dice_accuracy import in_frame
 from tests.support import printed_tray, table_coloured_dice
-from vision.dice import AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice, table_model
+from vision.dice import (
+    AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice,
+    table_model, touching_again, touching_groups,
+)
 from vision.dice_model import network_path
 from vision.synth import TOUCHING_COLOURS, draw_die, render_dice, render_touching
 from vision.types import DieReading
@@ -102,6 +105,67 @@ def test_the_seam_between_touching_dice_parts_their_pips() -> None:
     assert [r.value for r in sorted(read_dice(img), key=lambda r: r.center[0])] == [5, 3]
     assert [r.value for r in sorted(read_dice(img, replace(AUTO, region_row=1)), key=lambda r: r.center[0])] == [5, 3]
     assert [r.value for r in read_dice(img, replace(AUTO, seam_colour=1e9, region_row=1))] == [6]
+
+
+def by_truth(readings: list[DieReading], truth: list[tuple[int, tuple[float, float]]], die: float) -> list[int | None]:
+    """The value read of each drawn die (None: unsure, or no reading within half a die of its centre)."""
+    return [next((r.value for r in readings if np.hypot(r.center[0] - x, r.center[1] - y) < die / 2), None) for _, (x, y) in truth]
+
+
+def test_touching_dice_in_doubt_are_read_again_twice_as_large() -> None:
+    """Four black dice at turns of their own, touching (render_touching, scattered), 70 px wide: in the
+    copy half as large that a 1280 x 720 frame is read at, the pips of two of them run into their
+    neighbours' and neither is read, though their pips are found. The group is in doubt, so it is read
+    again from the frame itself, cut round it, and all four are read; without that, two are lost."""
+    img, truth = render_touching([2, 2, 2, 4], die=69.6, layout="scattered", colours=TOUCHING_COLOURS[2], seed=8)
+    look = look_at(img)
+    assert look.scale == 0.5 and len(look.again) == 1
+    x0, y0, x1, y1 = look.again[0]
+    assert all(x0 < x < x1 and y0 < y < y1 for _, (x, y) in truth)
+    assert by_truth(look.readings, truth, 69.6) == [v for v, _ in truth] and len(look.readings) == 4
+    first = read_dice(img, replace(AUTO, touching_scale=1.0))
+    assert by_truth(first, truth, 69.6).count(None) == 2
+
+
+def test_a_group_of_touching_dice_is_read_again_only_when_in_doubt() -> None:
+    """touching_groups: dice read closer than 1.5 die sizes touch; their group is read again when a die of it
+    was read unsure, or a candidate seen squarely lies off every die read (a die the look missed), not
+    when a side face's pips (less round) do, nor when no two dice read touch."""
+
+    def face(x: float, y: float, confidence: float = 0.95, roundness: float = 1.0) -> Face:
+        return Face(x, y, 40.0, 3, confidence, roundness, (x - 20, y - 20, x + 20, y + 20), 3)
+
+    a, b, far = face(100, 100), face(140, 100), face(400, 100)
+    missed = face(120, 140)  # (45 px from each: over 0.75 of a die)
+    assert touching_groups([a, b, far], [a, b, far]) == []
+    assert touching_groups([a, b, far], [a, b, far, missed]) == [(40, 40, 200, 200)]  # (the centres, 1.5 die sizes round)
+    assert touching_groups([a, b, far], [a, b, far, replace(missed, roundness=0.6)]) == []
+    unsure = replace(b, confidence=0.3)
+    assert touching_groups([a, unsure, far], [a, b, far]) == [(40, 40, 200, 160)]
+    assert touching_groups([a, replace(far, confidence=0.3)], [a, far]) == []  # (the unsure die touches none)
+    assert touching_groups([a, far], [a, far, missed]) == []  # (one die read beside the candidate: no two dice touch)
+
+
+def test_a_second_look_is_kept_only_where_it_reads_more_dice_surely() -> None:
+    """touching_again: a row of three dice read surely at half size and again in full, reading the same
+    three, keeps the first look's readings; where the first look read one of them, the second look's
+    three are kept, in the picture's pixels; where it read none, three dice more than the first look
+    saw are what a cut of clutter read larger gives (``touching_new``), and are not kept unless read
+    clearly (``touching_clear``)."""
+    img, truth = render_touching([5, 3, 1], die=58.0, seam=4.0, seed=42)
+    readings = read_dice(img)
+    assert by_truth(readings, truth, 58.0) == [5, 3, 1]
+    xs, ys = [x for _, (x, _) in truth], [y for _, (_, y) in truth]
+    group = (int(min(xs) / 2 - 45), int(min(ys) / 2 - 45), int(max(xs) / 2 + 45), int(max(ys) / 2 + 45))  # (working pixels at 0.5)
+    assert touching_again(img, 0.5, readings, [group]) == (readings, [])
+    out, kept = touching_again(img, 0.5, readings[:1], [group])
+    assert by_truth(out, truth, 58.0) == [5, 3, 1] and len(out) == 3 and kept == [tuple(2 * v for v in group)]
+    unclear = replace(AUTO, touching_clear=1.01)
+    assert touching_again(img, 0.5, [], [group], unclear) == ([], [])
+    out, _ = touching_again(img, 0.5, [], [group], replace(unclear, touching_new=3))
+    assert by_truth(out, truth, 58.0) == [5, 3, 1]
+    out, _ = touching_again(img, 0.5, [], [group], replace(AUTO, touching_clear=0.5))
+    assert by_truth(out, truth, 58.0) == [5, 3, 1]
 
 
 def test_dice_side_by_side_in_a_row_are_cut_into_one_square_each() -> None:
@@ -268,6 +332,23 @@ def _photo(path: Path) -> np.ndarray:
     img = cv2.imread(str(path))
     assert img is not None, path
     return img
+
+
+def test_ten_real_dice_close_together_read_again_larger() -> None:
+    """A real photo of ten dice, most touching a neighbour (tests/fixtures/dice-crowded), in a 1280 x 720
+    frame read alone: the first look, half as large, takes the pips of the ten for two big faces and
+    reads no die right. A second look at the group they make, from the frame itself, reads all ten
+    clearly: more dice than touching_new allows a cut of clutter to add, kept since it reads them
+    at a mean confidence of touching_clear and more."""
+    folder = FIXTURES.parent / "dice-crowded"
+    (name, labels), = json.loads((folder / "labels.json").read_text()).items()
+    frame, s, x, y = in_frame(_photo(folder / name), (1280, 720))
+    labels = [{"value": d["value"], "box": [d["box"][0] * s + x, d["box"][1] * s + y, d["box"][2] * s + x, d["box"][3] * s + y]} for d in labels]
+    look = look_at(frame)
+    assert look.scale == 0.5 and len(look.again) == 1
+    assert _score(labels, look.readings) == (10, 10, 0)
+    first = read_dice(frame, replace(AUTO, touching_clear=1.01))
+    assert len(first) == 2 and _score(labels, first)[1] == 0
 
 
 @pytest.mark.parametrize("prefix", ["byler", "matteo"])
