@@ -46,7 +46,8 @@ network then checks and reads each candidate:
 6. **Touching dice, again.** Dice that touch share no outline, and in a
    reduced copy the pips of neighbours run together. A group of dice read
    touching each other that the first look is in doubt about (a die read
-   unsure, or a pip group seen squarely that no die read claims) is read
+   unsure, a die read as wide as two, or a pip group seen squarely that no
+   die read claims) is read
    again from a copy twice as large, cut round the group; its readings are
    kept when they read more dice surely (:func:`touching_again`).
 """
@@ -135,7 +136,8 @@ class Params:
     big_die: float = 100.0  # dice this big (working pixels) are looked for in a copy half as large, when the first look read no die surely (big_dice)
     touching_scale: float = 2.0  # a group of dice read touching that the reader is in doubt about is read again this many times as large, at most at the picture's own size (1: never) ...
     touching_reach: float = 1.5  # ... dice whose centres lie closer than this many die sizes touch, and candidates that close belong to their group ...
-    touching_off: float = 0.75  # ... in doubt: a die read unsure, or a candidate further than this many die sizes from every die read ...
+    touching_big: float = 1.8  # ... in doubt: a die read more than this many die sizes wide (the pips of several), which touches on its own ...
+    touching_off: float = 0.75  # ... a die read unsure, or a candidate further than this many die sizes from every die read ...
     touching_roundness: float = 0.9  # ... whose pips are this round (a face seen squarely, not a side face) ...
     touching_margin: float = 1.5  # ... from a copy cut this many die sizes round the group's centres ...
     touching_new: int = 2  # ... whose readings replace the first look's there when they read more dice surely, and at most this many dice more (clutter read larger) ...
@@ -319,21 +321,26 @@ def touching_groups(chosen: list[Face], faces: list[Face], params: Params = DEFA
     candidate of the group belongs to it. A group is in doubt when a die of it was read unsure, or
     when a candidate of it seen squarely (pips ``touching_roundness`` round: a top face, not a
     side face) lies further than ``touching_off`` die sizes from every die read: a face whose pips
-    the look grouped with a neighbour's, or read as no die.
+    the look grouped with a neighbour's, or read as no die. A die read more than ``touching_big``
+    die sizes wide is a face made of the pips of several dice: its group is in doubt, and is read
+    again even when no other die read touches it.
     """
-    if len(chosen) < 2:
+    if not chosen:
         return []
     size = die_size(faces) or float(median([f.size for f in chosen]))
     every = chosen + faces
-    reach = params.touching_reach * size
-    near = [(i, j) for i, j in combinations(range(len(every)), 2) if hypot(every[i].x - every[j].x, every[i].y - every[j].y) < reach]
-    root = _roots(len(every), near)
-    touching = {root[i] for i, j in near if j < len(chosen)}  # (i < j: two dice read)
-    off = params.touching_off * size
-    doubt = {root[i] for i, f in enumerate(chosen) if f.confidence < CONFIDENCE_THRESHOLD}
-    doubt.update(
-        root[i] for i, f in enumerate(every) if i >= len(chosen) and f.roundness >= params.touching_roundness and all(hypot(f.x - d.x, f.y - d.y) > off for d in chosen)
-    )
+    n = len(chosen)
+    xy = np.array([(f.x, f.y) for f in every])
+    apart = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])  # (all at once: a frame has tens of candidates)
+    near = apart < params.touching_reach * size
+    root = _components(near).tolist()
+    ii, jj = np.nonzero(np.triu(near[:n, :n], 1))
+    touching = {root[i] for i in ii.tolist()}  # (two dice read)
+    big = {root[i] for i, f in enumerate(chosen) if f.size > params.touching_big * size}
+    touching |= big
+    doubt = {root[i] for i, f in enumerate(chosen) if f.confidence < CONFIDENCE_THRESHOLD} | big
+    off = apart[n:, :n].min(axis=1) > params.touching_off * size  # (candidates off every die read)
+    doubt.update(root[n + k] for k, f in enumerate(faces) if off[k] and f.roundness >= params.touching_roundness)
     margin = params.touching_margin * size
     boxes: dict[int, tuple[float, float, float, float]] = {}
     for i, f in enumerate(every):
@@ -397,6 +404,18 @@ def _shifted(r: DieReading, dx: int, dy: int) -> DieReading:
 def _sure_less_unsure(readings: list[DieReading]) -> int:
     """The dice read surely, less those read unsure."""
     return sum(1 if r.value is not None else -1 for r in readings)
+
+
+def _components(near: np.ndarray) -> np.ndarray:
+    """The group of each node of a graph (``near``: (n, n) booleans, symmetric): the smallest index of the
+    nodes joined to it by a path. (Each pass takes the smallest of the neighbours' labels, so as many
+    passes as the longest path: a few, between dice; in numpy, faster than a union-find in Python.)"""
+    label = np.arange(len(near))
+    while True:
+        new = np.where(near, label[None, :], label[:, None]).min(axis=1)
+        if np.array_equal(new, label):
+            return label
+        label = new
 
 
 def _roots(n: int, pairs: Sequence[tuple[int, int]]) -> list[int]:

@@ -130,7 +130,8 @@ def test_touching_dice_in_doubt_are_read_again_twice_as_large() -> None:
 def test_a_group_of_touching_dice_is_read_again_only_when_in_doubt() -> None:
     """touching_groups: dice read closer than 1.5 die sizes touch; their group is read again when a die of it
     was read unsure, or a candidate seen squarely lies off every die read (a die the look missed), not
-    when a side face's pips (less round) do, nor when no two dice read touch."""
+    when a side face's pips (less round) do, nor when no two dice read touch; a die read more than 1.8
+    die sizes wide is read again on its own."""
 
     def face(x: float, y: float, confidence: float = 0.95, roundness: float = 1.0) -> Face:
         return Face(x, y, 40.0, 3, confidence, roundness, (x - 20, y - 20, x + 20, y + 20), 3)
@@ -144,6 +145,9 @@ def test_a_group_of_touching_dice_is_read_again_only_when_in_doubt() -> None:
     assert touching_groups([a, unsure, far], [a, b, far]) == [(40, 40, 200, 160)]
     assert touching_groups([a, replace(far, confidence=0.3)], [a, far]) == []  # (the unsure die touches none)
     assert touching_groups([a, far], [a, far, missed]) == []  # (one die read beside the candidate: no two dice touch)
+    wide = replace(far, size=80.0)  # (twice the die size the clear faces give: the pips of several dice)
+    assert touching_groups([a, wide], [a, b, wide]) == [(340, 40, 460, 160)]
+    assert touching_groups([a, replace(far, size=70.0)], [a, b, far]) == []
 
 
 def test_a_second_look_is_kept_only_where_it_reads_more_dice_surely() -> None:
