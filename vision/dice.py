@@ -322,8 +322,9 @@ def touching_groups(chosen: list[Face], faces: list[Face], params: Params = DEFA
     when a candidate of it seen squarely (pips ``touching_roundness`` round: a top face, not a
     side face) lies further than ``touching_off`` die sizes from every die read: a face whose pips
     the look grouped with a neighbour's, or read as no die. A die read more than ``touching_big``
-    die sizes wide is a face made of the pips of several dice: its group is in doubt, and is read
-    again even when no other die read touches it.
+    die sizes wide is a face made of the pips of several dice (unless it is a lone pip read as a
+    one: a big pip, or a round token): its group is in doubt, and is read again even when no other
+    die read touches it.
     """
     if not chosen:
         return []
@@ -336,7 +337,7 @@ def touching_groups(chosen: list[Face], faces: list[Face], params: Params = DEFA
     root = _components(near).tolist()
     ii, jj = np.nonzero(np.triu(near[:n, :n], 1))
     touching = {root[i] for i in ii.tolist()}  # (two dice read)
-    big = {root[i] for i, f in enumerate(chosen) if f.size > params.touching_big * size}
+    big = {root[i] for i, f in enumerate(chosen) if f.size > params.touching_big * size and not (f.pips == 1 and f.value == 1)}  # (a big lone pip read as a one is one die)
     touching |= big
     doubt = {root[i] for i, f in enumerate(chosen) if f.confidence < CONFIDENCE_THRESHOLD} | big
     off = apart[n:, :n].min(axis=1) > params.touching_off * size  # (candidates off every die read)

@@ -131,7 +131,7 @@ def test_a_group_of_touching_dice_is_read_again_only_when_in_doubt() -> None:
     """touching_groups: dice read closer than 1.5 die sizes touch; their group is read again when a die of it
     was read unsure, or a candidate seen squarely lies off every die read (a die the look missed), not
     when a side face's pips (less round) do, nor when no two dice read touch; a die read more than 1.8
-    die sizes wide is read again on its own."""
+    die sizes wide is read again on its own, unless it is a lone pip read as a one."""
 
     def face(x: float, y: float, confidence: float = 0.95, roundness: float = 1.0) -> Face:
         return Face(x, y, 40.0, 3, confidence, roundness, (x - 20, y - 20, x + 20, y + 20), 3)
@@ -148,6 +148,8 @@ def test_a_group_of_touching_dice_is_read_again_only_when_in_doubt() -> None:
     wide = replace(far, size=80.0)  # (twice the die size the clear faces give: the pips of several dice)
     assert touching_groups([a, wide], [a, b, wide]) == [(340, 40, 460, 160)]
     assert touching_groups([a, replace(far, size=70.0)], [a, b, far]) == []
+    assert touching_groups([a, replace(wide, pips=1, value=1)], [a, b, wide]) == []  # (a big lone pip read as a one: a big pip, a token)
+    assert touching_groups([a, replace(wide, pips=1, value=6)], [a, b, wide]) != []  # (a lone blob read as a six: a six's pips run together)
 
 
 def test_a_second_look_is_kept_only_where_it_reads_more_dice_surely() -> None:
