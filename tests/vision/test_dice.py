@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.dice_accuracy import in_frame
+from bench.dice_accuracy import drawn_labels, in_frame, match, read_in_frame
 from tests.support import printed_tray, table_coloured_dice
 from vision.dice import (
-    AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice,
+    AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Look, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice,
     table_model, touching_again, touching_groups,
 )
 from vision.dice_model import network_path
@@ -108,8 +108,8 @@ def test_the_seam_between_touching_dice_parts_their_pips() -> None:
 
 
 def by_truth(readings: list[DieReading], truth: list[tuple[int, tuple[float, float]]], die: float) -> list[int | None]:
-    """The value read of each drawn die (None: unsure, or no reading within half a die of its centre)."""
-    return [next((r.value for r in readings if np.hypot(r.center[0] - x, r.center[1] - y) < die / 2), None) for _, (x, y) in truth]
+    """The value read of each drawn die (None: unsure, or no reading matched to it as the benches match them)."""
+    return [None if j is None else readings[j].value for j in match(drawn_labels(truth, die), readings)]
 
 
 def test_touching_dice_in_doubt_are_read_again_twice_as_large() -> None:
@@ -348,12 +348,17 @@ def test_ten_real_dice_close_together_read_again_larger() -> None:
     at a mean confidence of touching_clear and more."""
     folder = FIXTURES.parent / "dice-crowded"
     (name, labels), = json.loads((folder / "labels.json").read_text()).items()
-    frame, s, x, y = in_frame(_photo(folder / name), (1280, 720))
-    labels = [{"value": d["value"], "box": [d["box"][0] * s + x, d["box"][1] * s + y, d["box"][2] * s + x, d["box"][3] * s + y]} for d in labels]
-    look = look_at(frame)
-    assert look.scale == 0.5 and len(look.again) == 1
-    assert _score(labels, look.readings) == (10, 10, 0)
-    first = read_dice(frame, replace(AUTO, touching_clear=1.01))
+    photo = _photo(folder / name)
+    looks: list[Look] = []
+
+    def read(frame: np.ndarray) -> list[DieReading]:
+        looks.append(look_at(frame))
+        return looks[-1].readings
+
+    readings = read_in_frame(photo, (1280, 720), read)
+    assert looks[0].scale == 0.5 and len(looks[0].again) == 1
+    assert _score(labels, readings) == (10, 10, 0)
+    first = read_in_frame(photo, (1280, 720), lambda frame: read_dice(frame, replace(AUTO, touching_clear=1.01)))
     assert len(first) == 2 and _score(labels, first)[1] == 0
 
 
@@ -1056,7 +1061,7 @@ def test_a_camera_reader_reads_a_table_at_rest_at_one_scale_and_so_the_same_each
     the ninth look on) and with it the readings of the same still picture (four different ones in
     twelve looks: confidences and centres): the settler waits for readings that agree. The camera
     keeps its scale while its dice ask for one within STEADY (a tenth) of it."""
-    from bench.dice_accuracy import in_frame
+    from bench.dice_accuracy import drawn_labels, in_frame, match, read_in_frame
 
     frame = in_frame(_photo(FIXTURES / "byler-IMG_20191208_112116.jpg"), (1280, 720))[0]
     reader = DiceReader()
