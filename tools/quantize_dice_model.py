@@ -1,4 +1,4 @@
-"""Make an 8-bit copy of a dice network that the reader can run: convolutions in whole numbers, faster on the CPU.
+"""Make an 8-bit copy of a dice network that the reader can run: convolutions in whole numbers, faster on some CPUs.
 
 Usage: ``python tools/quantize_dice_model.py DATA_DIR [--model vision/models/dice_cnn.onnx]
 [--out vision/models/dice_cnn_int8.onnx] [--extra DIR ...] [--crops N] [--seed N] [--round-first]``
@@ -12,14 +12,17 @@ layer gives on them). The first convolution, the dense layers and the
 softmax stay in floating point: the crop's standardised features are not
 rounded, and the probabilities the reader compares with its thresholds keep
 their precision. OpenCV's DNN module runs such a file (QLinearConv) in 0.16
-ms a crop against 0.18 for the floating-point one (one core, here), and the
-reader needs nothing else at run time. With ``--round-first`` the first
+ms a crop against 0.18 for the floating-point one on the machine of the
+thirteenth session, but in 0.43 against 0.22 on one with AVX2 alone (one
+core each), and the reader needs nothing else at run time. With ``--round-first`` the first
 convolution is in 8 bits too (0.12 ms a crop), which rounds the features:
 most of what such a copy reads otherwise comes from that rounding, and it
 reads seven fewer of the third set's dice (docs/vision-record.md, "Training the
-network for its 8-bit copy"). The reader runs the default copies of the two
-shipped networks, ``dice_cnn_int8.onnx`` and ``dice_cnn_clear_int8.onnx``
-(docs/vision-record.md, "The 8-bit copies shipped").
+network for its 8-bit copy"). The default copies of the two shipped networks,
+``dice_cnn_int8.onnx`` and ``dice_cnn_clear_int8.onnx``, ship beside them
+(``vision.dice_model.EIGHT_BIT``); the reader ran them from the thirteenth
+session to the twenty-second, and runs the networks themselves since
+(docs/vision-record.md, "Back to the floating-point networks").
 
 The calibration crops are cut as the reader cuts them
 (:func:`vision.dice_model.candidate_features`: ``CROP_FACTOR`` die sizes wide,

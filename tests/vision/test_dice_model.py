@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from vision.dice import CONFIDENCE_THRESHOLD, DEFAULT, Params, network_readings, read_dice
-from vision.dice_model import CROP, MODEL_PATH, NETWORKS, classify, crop_features, crops, features, load_model, network_path
+from vision.dice_model import CROP, EIGHT_BIT, MODEL_PATH, NETWORKS, classify, crop_features, crops, features, load_model, network_path
 from vision.synth import draw_die
 
 
@@ -122,13 +122,14 @@ def test_the_clear_network_ships_and_records_the_casino_dice_it_learnt() -> None
 
 
 @pytest.mark.parametrize("name", sorted(NETWORKS))
-def test_each_shipped_network_is_the_8_bit_copy_of_the_trained_network_beside_it(name: str) -> None:
-    copy = load_model(MODEL_PATH.parent / NETWORKS[name])
+def test_each_shipped_8_bit_copy_is_the_copy_of_its_network(name: str) -> None:
+    assert sorted(EIGHT_BIT) == sorted(NETWORKS)
+    copy = load_model(MODEL_PATH.parent / EIGHT_BIT[name])
     record = copy.origin()
     made = re.fullmatch(r"the second and third convolutions in 8 bits .* of (\S+\.onnx) \(SHA-1 ([0-9a-f]{40})\), by tools/quantize_dice_model.py .*", record.pop("quantized"))
     assert made, "the record says how the copy was made, from which file"
     source = MODEL_PATH.parent / made[1]
-    assert source.name == NETWORKS[name].replace("_int8", "") and hashlib.sha1(source.read_bytes()).hexdigest() == made[2]
+    assert source.name == NETWORKS[name] and hashlib.sha1(source.read_bytes()).hexdigest() == made[2]
     trained = load_model(source)
     assert record == trained.origin()  # the same data, training and crops
     # and it reads as its network does: drawn dice of every value, and crops of nothing in particular
@@ -143,7 +144,7 @@ def test_each_shipped_network_is_the_8_bit_copy_of_the_trained_network_beside_it
 
 def test_networks_are_named_or_given_as_onnx_files(tmp_path: Path) -> None:
     assert network_path("standard") is None  # MODEL_PATH, looked up when loaded (benches swap it)
-    assert network_path("clear") == MODEL_PATH.parent / "dice_cnn_clear_int8.onnx"
+    assert network_path("clear") == MODEL_PATH.parent / "dice_cnn_clear.onnx"
     own = tmp_path / "own.onnx"
     own.write_bytes(b"")
     assert network_path(str(own)) == own

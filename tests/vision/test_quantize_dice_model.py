@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from tests.support import drawn_photo_set
-from vision.dice_model import MODEL_PATH
+from vision.dice_model import EIGHT_BIT, MODEL_PATH
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "quantize_dice_model.py"
-TRAINED = MODEL_PATH.parent / "dice_cnn.onnx"  # the trained network the shipped copy was made from
+TRAINED = MODEL_PATH  # the trained network the shipped copy was made from
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +33,7 @@ def test_the_copy_is_not_written_over_its_network(quantizer: dict, tmp_path: Pat
 
 def test_a_copy_is_not_copied_again(quantizer: dict, tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match=r"dice_cnn_int8.onnx' is an 8-bit copy already \(the second and third convolutions in 8 bits"):
-        quantizer["main"]([str(tmp_path), "--model", str(MODEL_PATH)])
+        quantizer["main"]([str(tmp_path), "--model", str(MODEL_PATH.parent / EIGHT_BIT["standard"])])
 
 
 def test_calibration_crops_are_cut_from_the_tune_photos_and_every_extra_photo(quantizer: dict, tmp_path: Path) -> None:
