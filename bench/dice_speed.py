@@ -35,6 +35,13 @@ just after the other reader has read it: the reader against itself, in turns,
 gave 16.4 and 14.8 ms for the real 10-dice frames as a camera, and runs alone
 made right after each 17.0 and 16.0 (docs/vision.md, At a glance), so compare
 figures of runs of the same kind.
+
+It first prints the machine (its CPU, the instruction sets that decide how fast
+a network runs, OpenCV's version) and how long each shipped network and its
+8-bit copy take a crop here: the copies were faster on the machine of the
+thirteenth session and twice as slow on the twenty-third's (AVX2 alone), so a
+machine where they are faster can run one (``camera.dice_network`` given its
+path; docs/configuration.md).
 """
 
 from __future__ import annotations
@@ -89,6 +96,51 @@ def real_frames(data_dir: Path, count: int, limit: int = 5, zoom: float = 1.0) -
             if np.all((boxes[:, :2] >= 0) & (boxes[:, 2:] <= [W, H])):
                 frames.append(np.ascontiguousarray(big[top : top + H, left : left + W]))
     return frames
+
+
+MODELS = Path(dice_model.__file__).resolve().parent / "models"
+"""The shipped networks' folder (``--model`` swaps ``dice_model.MODEL_PATH``, not this)."""
+
+CPU_FEATURES = ("avx2", "fma", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8", "neon", "asimd", "asimddp", "i8mm")
+"""Instruction sets of the CPU that decide how fast the networks run: wide vectors, and 8-bit dot products
+(x86 VNNI, AMX; ARM's dot-product and matrix extensions), which make the 8-bit copies pay."""
+
+
+def machine_line(cpuinfo: str, cores: int | None, opencv: str = cv2.__version__) -> str:
+    r"""The machine as ``/proc/cpuinfo`` (its text) shows it: the CPU's model, its cores, which of
+    :data:`CPU_FEATURES` it has (x86 ``flags``, ARM ``Features``), and OpenCV's version.
+
+    >>> machine_line("model name\t: AMD EPYC\nflags\t\t: fpu sse4_2 avx2 fma\n", 2, "5.1.0")
+    'machine: AMD EPYC, 2 cores; avx2 fma; OpenCV 5.1.0'
+    """
+    fields: dict[str, str] = {}
+    for row in cpuinfo.splitlines():
+        key, sep, value = row.partition(":")
+        if sep:
+            fields.setdefault(key.strip().lower(), value.strip())
+    model = fields.get("model name") or fields.get("hardware") or fields.get("cpu model") or "unknown CPU"
+    has = set((fields.get("flags") or fields.get("features") or "").split())
+    sets = " ".join(f for f in CPU_FEATURES if f in has) or "none of " + ", ".join(CPU_FEATURES)
+    return f"machine: {model}, {cores or '?'} cores; {sets}; OpenCV {opencv}"
+
+
+def network_line(repeat: int = 30, batch: int = 20) -> str:
+    """Milliseconds a crop (median of ``repeat`` batches of ``batch`` crops of noise, one thread) of each
+    shipped network (``vision.dice_model.NETWORKS``) and of its 8-bit copy (``EIGHT_BIT``)."""
+    rng = np.random.default_rng(0)
+    figures = []
+    for name in dice_model.NETWORKS:
+        for label, file in ((name, dice_model.NETWORKS[name]), ("its 8-bit copy", dice_model.EIGHT_BIT[name])):
+            net = dice_model.load_model(MODELS / file)
+            feats = rng.standard_normal((batch, 3 * net.crop * net.crop)).astype(np.float32)
+            net.predict(feats)  # (warm up)
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                net.predict(feats)
+                times.append(1000 * (time.perf_counter() - t0) / batch)
+            figures.append(f"{label} {statistics.median(times):.3f}")
+    return f"network, ms a crop in batches of {batch}: " + ", ".join(figures)
 
 
 Reader = Callable[[np.ndarray], object]
@@ -156,6 +208,14 @@ def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
     return lambda f: readers[id(f)](f)
 
 
+def _cpuinfo() -> str:
+    """The text of ``/proc/cpuinfo`` (empty where there is none)."""
+    try:
+        return Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data_dir", nargs="?", type=Path)
@@ -172,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.against:
             readers.append(reader_at(args.against, Path(tmp)))
             names.append(args.against)
+        print(machine_line(_cpuinfo(), os.cpu_count()))
+        print(network_line())
         print(f"read_dice on {W}x{H} frames, one thread (median / p95 ms{': ' + ', '.join(names) if len(names) > 1 else ''})")
 
         def line(label: str, figures: list[tuple[float, float]]) -> str:

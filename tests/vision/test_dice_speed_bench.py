@@ -4,13 +4,14 @@ one reads as its read_dice did."""
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 
 import numpy as np
 import pytest
 
-from bench.dice_speed import SETTLING_READS, as_camera
+from bench.dice_speed import SETTLING_READS, as_camera, machine_line, network_line
 from vision.dice import DiceReader, read_dice
 from vision.synth import render_dice
 from vision.types import DieReading
@@ -62,3 +63,17 @@ def test_another_revision_reads_as_its_own_camera_reader(monkeypatch: pytest.Mon
 def test_a_revision_without_a_camera_reader_reads_as_it_did(monkeypatch: pytest.MonkeyPatch) -> None:
     read = _revision(monkeypatch, None)
     assert as_camera([frame_with_small_dice()], read) is read
+
+
+def test_the_machine_line_names_the_cpu_its_vector_and_8_bit_instructions_and_opencv() -> None:
+    x86 = "processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Gold 6252\nflags\t\t: fpu avx2 fma avx512f avx512_vnni\n\nprocessor\t: 1\nmodel name\t: Intel(R) Xeon(R) Gold 6252\n"
+    assert machine_line(x86, 2, "4.14.0") == "machine: Intel(R) Xeon(R) Gold 6252, 2 cores; avx2 fma avx512f avx512_vnni; OpenCV 4.14.0"
+    pi = "processor\t: 0\nBogoMIPS\t: 108.00\nFeatures\t: fp asimd evtstrm crc32 cpuid\nCPU part\t: 0xd08\n\nHardware\t: BCM2835\n"
+    assert machine_line(pi, 4, "5.1.0") == "machine: BCM2835, 4 cores; asimd; OpenCV 5.1.0"
+    assert machine_line("", None, "5.1.0") == "machine: unknown CPU, ? cores; none of avx2, fma, avx512f, avx512_vnni, avx_vnni, amx_int8, neon, asimd, asimddp, i8mm; OpenCV 5.1.0"
+
+
+def test_the_network_line_times_each_shipped_network_and_its_8_bit_copy() -> None:
+    line = network_line(repeat=2, batch=3)
+    figures = re.fullmatch(r"network, ms a crop in batches of 3: standard ([0-9.]+), its 8-bit copy ([0-9.]+), clear ([0-9.]+), its 8-bit copy ([0-9.]+)", line)
+    assert figures and all(float(f) > 0 for f in figures.groups())
