@@ -53,8 +53,8 @@ EIGHT_BIT: dict[str, str] = {
 }
 """The 8-bit copy (``tools/quantize_dice_model.py``) of each network of :data:`NETWORKS`, in ``vision/models``:
 a network given by path (:func:`network_path`). The reader ran them from the thirteenth to the
-twenty-second session. Where the CPU multiplies 8-bit numbers fast they took 0.162 ms a crop against
-0.177; on a CPU with AVX2 alone, 0.43 against 0.22 (docs/vision-record.md, "Back to the
+twenty-second session. On that session's machine they took 0.162 ms a crop against 0.177 (its CPU's
+instructions were not recorded); on a CPU with AVX2 alone and no 8-bit dot products, 0.43 against 0.22 (docs/vision-record.md, "Back to the
 floating-point networks")."""
 
 
