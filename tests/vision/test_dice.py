@@ -1061,8 +1061,6 @@ def test_a_camera_reader_reads_a_table_at_rest_at_one_scale_and_so_the_same_each
     the ninth look on) and with it the readings of the same still picture (four different ones in
     twelve looks: confidences and centres): the settler waits for readings that agree. The camera
     keeps its scale while its dice ask for one within STEADY (a tenth) of it."""
-    from bench.dice_accuracy import drawn_labels, in_frame, match, read_in_frame
-
     frame = in_frame(_photo(FIXTURES / "byler-IMG_20191208_112116.jpg"), (1280, 720))[0]
     reader = DiceReader()
     looks = [reader.look(frame) for _ in range(20)]
