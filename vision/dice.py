@@ -270,6 +270,11 @@ class Look:
         """The dice's size in the picture's own pixels (:func:`die_size` of the faces; 0.0 without a clear face)."""
         return die_size(self.faces) / self.scale
 
+    @property
+    def outline_px(self) -> float:
+        """The lone dice's size by their outlines (:func:`outline_size`) in the picture's own pixels (0.0: none measured)."""
+        return outline_size(self.faces, self.regions) / self.scale if self.regions is not None else 0.0
+
 
 def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False, table: Table | None = None) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
@@ -290,7 +295,7 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
     larger (:func:`touching_groups`, :func:`touching_again`).
     """
     work, scale, regions, faces, parts, seen, small = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table)
-    again = better_scale(faces, scale, params)
+    again = better_scale(faces, scale, params, regions)
     if again is not None:
         work, scale, regions, faces, parts, seen, small = _candidates(image, params, again, changed_only, table)
     chosen, found, network = read_faces(image, work, scale, faces, regions, params)
@@ -619,20 +624,57 @@ def _moved(f: Face, dx: float, dy: float) -> Face:
     return replace(f, x=f.x + dx, y=f.y + dy, box=(x0 + dx, y0 + dy, x1 + dx, y1 + dy), roundest=None if r is None else (r[0] + dx, r[1] + dy))
 
 
-def better_scale(faces: list[Face], scale: float, params: Params = DEFAULT) -> float | None:
+def better_scale(faces: list[Face], scale: float, params: Params = DEFAULT, regions: Regions | None = None) -> float | None:
     """The scale to read a picture at instead of ``scale``, if the candidate ``faces`` seen there show
     dice too small to read well: the one that makes them ``params.work_die`` working pixels, at most
     the picture's own size (None: keep it).
 
+    The dice's size is that of the clear faces (:func:`die_size`), or of those of three pips and
+    more where they are smaller: dice too small for their pips to be found are each one blob, and
+    two of them side by side make a clear two as wide as two dice. Without a clear face of three
+    pips, the outlines of the lone dice (``regions``, :func:`outline_size`) measure the dice
+    where they are smaller than ``min_work_die``. (Byler's photos in 1280 x 720 frames: 25 of 200
+    were read at half size with their dice 16 to 22 working pixels wide, and 59 of their 115 dice
+    right; docs/vision-record.md, "Dice measured by their outlines".)
+
     A picture is never enlarged: enlarging a 640-pixel photo whose dice measure a little less
-    than ``min_work_die`` lost dice. A picture without a clear face (:func:`die_size` 0: no die,
+    than ``min_work_die`` lost dice. A picture without a clear face or outline (no die,
     a lone one, or dice so small that their pips were not found) is kept too. (Reading such a
     reduced picture again twice as large found 8 more of the 756 byler tune dice in 1280 x 720
     frames, but took three times as long on frames with one die, and would on every frame of an
     empty table.)
     """
-    again = _scale_for(die_size(faces) / scale, scale, params)
+    size = die_size(faces)
+    many = [f.size for f in faces if f.pips >= 3 and f.confidence >= 0.9]
+    if many:
+        size = min(size, float(np.median(many)))
+    elif regions is not None:
+        outline = outline_size(faces, regions)
+        if 0 < outline < params.min_work_die:
+            size = min(size, outline) if size else outline
+    again = _scale_for(size / scale, scale, params)
     return again if again is not None and again > 1.05 * scale else None
+
+
+OUTLINE_PIPS = 3.0
+"""An outline counts as a die's (:func:`outline_size`) when it is more than this many pips wide."""
+
+
+def outline_size(faces: list[Face], regions: Regions) -> float:
+    """The median size of the lone dice's outlines (:func:`die_regions`, not the squares of rows) more than
+    :data:`OUTLINE_PIPS` times as wide as the candidate ``faces``' pips (their lower quartile): 0.0 for none.
+
+    A light pip on a die whose body differs from the table is a hole in the die's body, and an
+    outline of its own; so is a screw head on a tray's rim. Among the candidates' pips are whole
+    dice too small for their pips to be found (the faces :func:`better_scale` doubts), hence the
+    lower quartile.
+    """
+    if not faces:
+        return 0.0
+    pip = float(np.percentile([f.diameter for f in faces], 25))
+    lone = ~np.asarray(regions.in_row[1:], bool)
+    sizes = regions.sizes[1:][lone & (regions.sizes[1:] > OUTLINE_PIPS * pip)]
+    return float(np.median(sizes)) if len(sizes) else 0.0
 
 
 def _scale_for(die_px: float, scale: float, params: Params) -> float | None:
@@ -796,7 +838,7 @@ class DiceReader:
         elif trusted is not False:
             seen.parts_hold_dice = in_changed_parts(look)
             seen.unchecked = 0
-        die_px = look.die_px  # (a median over the faces: once a frame)
+        die_px = look.die_px or (look.outline_px if look.readings else 0.0)  # (a median over the faces: once a frame; without a clear face, a lone one, the outlines of the dice read)
         if die_px:
             seen.sizes.append(die_px)
         return look

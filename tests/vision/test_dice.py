@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,8 +14,8 @@ import pytest
 from bench.dice_accuracy import drawn_labels, in_frame, match, read_in_frame
 from tests.support import printed_tray, table_coloured_dice
 from vision.dice import (
-    AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Look, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, read_dice,
-    table_model, touching_again, touching_groups,
+    AUTO, CONFIDENCE_THRESHOLD, DEFAULT, STEADY, ChoosingReader, DiceReader, Face, Look, Params, better_scale, big_dice, changed_parts, die_size, first_scale, look_at, outline_size, read_dice,
+    Regions, table_model, touching_again, touching_groups,
 )
 from vision.dice_model import network_path
 from vision.synth import TOUCHING_COLOURS, draw_die, render_dice, render_touching
@@ -343,23 +344,29 @@ def _photo(path: Path) -> np.ndarray:
 def test_ten_real_dice_close_together_read_again_larger() -> None:
     """A real photo of ten dice, most touching a neighbour (tests/fixtures/dice-crowded), in a 1280 x 720
     frame read alone: the first look, half as large, takes the pips of the ten for two big faces and
-    reads no die right. A second look at the group they make, from the frame itself, reads all ten
-    clearly: more dice than touching_new allows a cut of clutter to add, kept since it reads them
-    at a mean confidence of touching_clear and more."""
+    reads no die right. Kept at that scale, a second look at the group they make, from the frame
+    itself, reads all ten clearly: more dice than touching_new allows a cut of clutter to add, kept
+    since it reads them at a mean confidence of touching_clear and more. As shipped, the outlines of
+    the lone dice among them show that they are small (better_scale), and the whole frame is read
+    again larger: all ten right too."""
     folder = FIXTURES.parent / "dice-crowded"
     (name, labels), = json.loads((folder / "labels.json").read_text()).items()
     photo = _photo(folder / name)
     looks: list[Look] = []
+    half = replace(AUTO, min_work_die=0.0)  # (never read again larger as a whole)
 
     def read(frame: np.ndarray) -> list[DieReading]:
-        looks.append(look_at(frame))
+        looks.append(look_at(frame, half))
         return looks[-1].readings
 
     readings = read_in_frame(photo, (1280, 720), read)
     assert looks[0].scale == 0.5 and len(looks[0].again) == 1
     assert _score(labels, readings) == (10, 10, 0)
-    first = read_in_frame(photo, (1280, 720), lambda frame: read_dice(frame, replace(AUTO, touching_clear=1.01)))
+    first = read_in_frame(photo, (1280, 720), lambda frame: read_dice(frame, replace(half, touching_clear=1.01)))
     assert len(first) == 2 and _score(labels, first)[1] == 0
+    shipped = read_in_frame(photo, (1280, 720), lambda frame: look_at(frame).readings)
+    assert _score(labels, shipped) == (10, 10, 0)
+    assert 0.5 < look_at(in_frame(photo, (1280, 720))[0]).scale < 1.0
 
 
 @pytest.mark.parametrize("prefix", ["byler", "matteo"])
@@ -857,6 +864,93 @@ def test_a_picture_is_read_again_at_most_at_its_own_size_and_only_for_small_dice
     big, _ = render_dice([4, 5, 6], die=80, seed=0)
     seen = look_at(big)
     assert better_scale(seen.faces, seen.scale) is None
+
+
+def _framed_right(name: str, side: int) -> tuple[np.ndarray, Callable[[list[DieReading]], int]]:
+    """A fixture photo scaled to ``side`` pixels high and centred in a 1280 x 720 frame, and a count of the
+    readings of that frame that are right (a labelled die's value, its centre in the die's box)."""
+    labels = json.loads((FIXTURES / "labels.json").read_text())[name]
+    photo = _photo(FIXTURES / name)
+    k = side / photo.shape[0]
+    small = cv2.resize(photo, (round(photo.shape[1] * k), side), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = small[0, 0]
+    top, left = (720 - small.shape[0]) // 2, (1280 - small.shape[1]) // 2
+    frame[top : top + small.shape[0], left : left + small.shape[1]] = small
+
+    def right(readings: list[DieReading]) -> int:
+        back = [((r.center[0] - left) / k, (r.center[1] - top) / k, r.value) for r in readings]
+        return sum(any(lab["box"][0] <= x <= lab["box"][2] and lab["box"][1] <= y <= lab["box"][3] and v == lab["value"] for x, y, v in back) for lab in labels)
+
+    return frame, right
+
+
+@pytest.mark.parametrize(("name", "side"), [("byler-IMG_20191208_111947.jpg", 520), ("byler-IMG_20191208_112116.jpg", 480)])
+def test_dice_too_small_for_their_pips_at_the_first_scale_are_measured_by_their_outlines(name: str, side: int) -> None:
+    """Seven byler dice about 36 pixels wide in a 1280 x 720 frame, 18 at the first scale: their pips are
+    not found there, each die is one blob, and the faces show no clear face (or two dice read as one
+    "two", twice a die wide). The lone dice's outlines show how small they are: read again larger, all
+    seven are right."""
+    frame, right = _framed_right(name, side)
+    first = look_at(frame, replace(DEFAULT, min_work_die=0.0))  # (one look, at the first scale)
+    assert first.scale == 0.5 and right(first.readings) <= 2
+    assert not [f for f in first.faces if f.pips >= 3 and f.confidence >= 0.9]
+    assert die_size(first.faces) == 0.0 or die_size(first.faces) > 2 * DEFAULT.min_work_die
+    assert better_scale(first.faces, first.scale) is None  # (the faces alone keep the first scale)
+    assert first.regions is not None and 14 <= outline_size(first.faces, first.regions) < DEFAULT.min_work_die
+    assert 0.8 <= (better_scale(first.faces, first.scale, DEFAULT, first.regions) or 0) <= 1.0
+    assert right(read_dice(frame, DEFAULT)) == right(read_dice(frame)) == 7
+
+
+def test_a_two_wider_than_the_faces_of_three_pips_does_not_set_the_scale() -> None:
+    """Six byler dice about 47 pixels wide in a 1280 x 720 frame: at the first scale a "two" made of two
+    dice widens the clear faces' median over ``min_work_die``; the faces of three pips and more are
+    smaller, and set the scale."""
+    frame, right = _framed_right("byler-IMG_20191208_111833.jpg", 680)
+    first = look_at(frame, replace(DEFAULT, min_work_die=0.0))
+    many = [f.size for f in first.faces if f.pips >= 3 and f.confidence >= 0.9]
+    assert first.scale == 0.5 and die_size(first.faces) >= DEFAULT.min_work_die > max(many)
+    assert better_scale(first.faces, first.scale, DEFAULT, first.regions) == pytest.approx(DEFAULT.work_die / (float(np.median(many)) / 0.5))
+    assert right(read_dice(frame, DEFAULT)) > right(first.readings)
+
+
+def test_a_camera_remembers_the_outline_of_a_lone_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A drawn one 30 pixels wide in a 1280 x 720 frame: no clear face to measure it by, at any scale. Its
+    outline, 16 pixels at the first scale, has it read again larger; a camera's reader remembers that
+    size, and reads the next frames at that scale at once: one look a frame, not two."""
+    import vision.dice as dice_module
+
+    img, _ = render_dice([1], die=30, seed=0)
+    look = look_at(img)
+    assert 0.9 <= look.scale < 1.0 and look.die_px == 0.0 and 30 <= look.outline_px <= 36
+    assert [r.value for r in look.readings] == [1]
+    looks = []
+    candidates = dice_module._candidates
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        looks.append(args[2])  # (the scale)
+        return candidates(*args, **kwargs)
+
+    monkeypatch.setattr(dice_module, "_candidates", counted)
+    reader = DiceReader()
+    per_frame = []
+    for _ in range(4):
+        looks.clear()
+        assert [r.value for r in reader(img)] == [1]
+        per_frame.append(len(looks))
+    assert per_frame == [2, 1, 1, 1] and looks == [pytest.approx(DEFAULT.work_die / look.outline_px)]  # (its size, remembered)
+    sizes = list(reader.frames[(720, 1280)].sizes)
+    assert len(sizes) == 4 and all(30 <= v <= 36 for v in sizes)  # (one a frame: the outline, at the scale it was read at)
+
+
+def test_an_outline_counts_as_a_die_when_it_is_more_than_three_pips_wide() -> None:
+    regions = Regions(np.zeros((4, 4), np.int32), np.array([0.0, 7.0, 18.0, 20.0, 40.0, 20.0]), np.array([False, False, False, False, False, True]))
+    face = Face(50.0, 50.0, 30.0, 2, 0.95, 0.9, (35.0, 35.0, 65.0, 65.0), 2, diameter=2.5)
+    assert outline_size([face], regions) == 20.0  # 18, 20, 40: the 7 is a pip, the last a square of a row
+    assert outline_size([replace(face, diameter=7.0), face, face, face], regions) == 20.0  # (the pips' lower quartile)
+    assert outline_size([replace(face, diameter=7.0)], regions) == 40.0  # pips of 7: only the 40 is a die
+    assert outline_size([], regions) == 0.0
+    assert outline_size([face], Regions(np.zeros((4, 4), np.int32), np.array([0.0]), np.array([False]))) == 0.0
 
 
 @pytest.mark.parametrize("die", [200, 260])
