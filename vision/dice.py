@@ -645,7 +645,7 @@ def better_scale(faces: list[Face], scale: float, params: Params = DEFAULT, regi
     empty table.)
     """
     size = die_size(faces)
-    many = [f.size for f in faces if f.pips >= 3 and f.confidence >= 0.9]
+    many = _clear_sizes(faces, 3)
     if many:
         size = min(size, float(np.median(many)))
     elif regions is not None:
@@ -1810,8 +1810,13 @@ def die_size(faces: list[Face]) -> float:
     scale; one figure per picture steadies the crops of :func:`learned_faces`.
     0.0 when the picture has no clear face (then each candidate's own size is used).
     """
-    clear = [f.size for f in faces if f.pips >= 2 and f.confidence >= 0.9]
+    clear = _clear_sizes(faces)
     return float(np.median(clear)) if clear else 0.0
+
+
+def _clear_sizes(faces: list[Face], pips: int = 2) -> list[float]:
+    """The sizes of the clear faces of ``pips`` pips and more (pips in a good pattern: a confidence of 0.9)."""
+    return [f.size for f in faces if f.pips >= pips and f.confidence >= 0.9]
 
 
 def learned_faces(work: np.ndarray, faces: list[Face], params: Params = DEFAULT, regions: Regions | None = None) -> list[Face]:
