@@ -868,7 +868,7 @@ def test_a_picture_is_read_again_at_most_at_its_own_size_and_only_for_small_dice
 
 def _framed_right(name: str, side: int) -> tuple[np.ndarray, Callable[[list[DieReading]], int]]:
     """A fixture photo scaled to ``side`` pixels high and centred in a 1280 x 720 frame, and a count of the
-    readings of that frame that are right (a labelled die's value, its centre in the die's box)."""
+    readings of that frame that are right (:func:`_score`, in the photo's pixels)."""
     labels = json.loads((FIXTURES / "labels.json").read_text())[name]
     photo = _photo(FIXTURES / name)
     k = side / photo.shape[0]
@@ -879,8 +879,7 @@ def _framed_right(name: str, side: int) -> tuple[np.ndarray, Callable[[list[DieR
     frame[top : top + small.shape[0], left : left + small.shape[1]] = small
 
     def right(readings: list[DieReading]) -> int:
-        back = [((r.center[0] - left) / k, (r.center[1] - top) / k, r.value) for r in readings]
-        return sum(any(lab["box"][0] <= x <= lab["box"][2] and lab["box"][1] <= y <= lab["box"][3] and v == lab["value"] for x, y, v in back) for lab in labels)
+        return _score(labels, [replace(r, center=((r.center[0] - left) / k, (r.center[1] - top) / k)) for r in readings])[1]
 
     return frame, right
 
