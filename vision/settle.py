@@ -20,9 +20,10 @@ seconds). It answers None almost always, and the dice (a tuple of
    after it starts), every skin-coloured pixel outside the dice counts.
 4. **Agreement.** The last ``agree`` readings, all of frames without motion
    since the last motion, must be the same dice (same values, centres within
-   ``max_shift`` of a die's size), and every die must be sure (value not None):
-   a cocked die leaning on a wall or another die is read unsure, so it blocks
-   the roll until someone settles it. The readings are taken while the picture
+   ``max_shift`` of a die's size), and every die must be sure (value not None,
+   and with ``min_confidence`` read at least that surely): a cocked die leaning
+   on a wall or another die is read unsure, so it blocks the roll until someone
+   settles it. The readings are taken while the picture
    settles, so with the defaults (3 still frames, 3 readings) a roll is
    answered on the third still frame, not the fifth.
 5. **Once.** Having answered, the settler is disarmed until the picture moves
@@ -205,6 +206,10 @@ class Settler:
     tray when the table starts are no throw (after a restart they are the last roll,
     already scored), and are read once something moves.
 
+    ``min_confidence``: the least confidence of every die of an answer; a die read less surely
+    holds the roll as an unsure one does (a table's camera: ``camera.dice_confidence``). The
+    default, 0.0, takes any die the reader gives a value.
+
     >>> from vision.synth import render_dice
     >>> s = Settler(still_frames=2, agree=2)
     >>> still, _ = render_dice([2, 5], seed=3)
@@ -227,6 +232,7 @@ class Settler:
         work_width: int = 160,
         min_dice: int = 1,
         armed: bool = True,
+        min_confidence: float = 0.0,
     ) -> None:
         if reader is None:
             from .dice import DiceReader
@@ -234,7 +240,10 @@ class Settler:
             reader = DiceReader()
         if still_frames < 1 or agree < 1:
             raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
+        if not 0.0 <= min_confidence < 1.0:
+            raise ValueError(f"min_confidence must be at least 0 and under 1, got {min_confidence!r}")
         self.reader = reader
+        self.min_confidence = min_confidence
         self.zones = zones
         self.agree = agree
         self.hand_fraction = hand_fraction
@@ -310,7 +319,7 @@ class Settler:
                 why = "already reported"
             self.status = SettleStatus(motion, False, False, still.frames, False, why)
             return None
-        if any(d.value is None for d in dice):
+        if any(d.value is None or d.confidence < self.min_confidence for d in dice):
             self.status = SettleStatus(motion, False, False, still.frames, True, "a die is unsure (cocked?)")
             return None
         if len(dice) < self.min_dice:

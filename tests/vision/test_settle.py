@@ -109,6 +109,32 @@ def test_cocked_die_blocks_the_roll() -> None:
     assert s.status.reason.startswith("a die is unsure")
 
 
+def test_a_die_read_less_surely_than_the_settler_asks_holds_the_roll() -> None:
+    """``min_confidence``: a die read at 0.62 holds the roll as an unsure one does, while a settler
+    asking 0.6 or nothing more of a die takes it; once it is read surely, the roll is taken."""
+    sure = DieReading(5, (100.0, 100.0), 0.95, (80, 80, 120, 120))
+    doubtful = [sure, DieReading(3, (300.0, 100.0), 0.62, (280, 80, 320, 120))]
+    frames = still([1], 20, 11)
+    for asked, rolls in ((0.0, 1), (0.6, 1), (0.7, 0)):
+        s = Settler(lambda frame: doubtful, min_confidence=asked)
+        assert len(feed_all(s, frames)) == rolls, asked
+    held = Settler(lambda frame: doubtful, min_confidence=0.7)
+    assert feed_all(held, frames) == [] and held.status.reason.startswith("a die is unsure")
+    read = [sure, DieReading(3, (300.0, 100.0), 0.93, (280, 80, 320, 120))]
+    held.reader = lambda frame: read  # (the die settled: read surely)
+    assert [dice for _, dice in feed_all(held, frames, t0=5.0)] == [tuple(read)]
+
+
+def test_a_settler_refuses_a_confidence_it_could_never_meet() -> None:
+    for bad in (-0.1, 1.0, 1.5):
+        try:
+            Settler(lambda frame: [], min_confidence=bad)
+        except ValueError as e:
+            assert f"min_confidence must be at least 0 and under 1, got {bad!r}" in str(e)
+        else:
+            raise AssertionError(f"min_confidence {bad} was taken")
+
+
 def test_readings_must_agree() -> None:
     flip = iter(range(1000))
 
