@@ -265,8 +265,13 @@ def read_in_frame(img: np.ndarray, frame: Frame | None, reader: Callable[[np.nda
     if frame is None:
         return reader(img)
     big, s, x, y = in_frame(img, frame)
+    return to_photo(reader(big), s, x, y)
+
+
+def to_photo(readings: Iterable[DieReading], s: float, x: int, y: int) -> list[DieReading]:
+    """``readings`` of a frame that holds a photo scaled by ``s`` at ``x``, ``y`` (:func:`in_frame`), in the photo's pixels."""
     out = []
-    for r in reader(big):
+    for r in readings:
         box = None if r.box is None else (int((r.box[0] - x) / s), int((r.box[1] - y) / s), int(np.ceil((r.box[2] - x) / s)), int(np.ceil((r.box[3] - y) / s)))
         out.append(replace(r, center=((r.center[0] - x) / s, (r.center[1] - y) / s), box=box))
     return out
