@@ -131,17 +131,21 @@ class CameraWorker(threading.Thread):
     reasons; a domino table's, ``vision.tile_settle.TileSettler.reason``, ``a tile is unsure`` among them).
 
     ``clock`` (seconds) times the frames for the settlers and paces them. ``dice_reader`` makes the
-    dice reader of each connection (default :func:`vision.dice.camera_reader` of ``dice_network``)."""
+    dice reader of each connection (default :func:`vision.dice.camera_reader` of ``dice_network``).
+    ``dice_confidence`` (``camera.dice_confidence``) is the least confidence of every die of a throw
+    taken: a die read less surely holds it as an unsure one does (``vision.settle.Settler``'s
+    ``min_confidence``; 0.0, the default here: any die the reader reads)."""
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK,
-                 dice_reader: Callable[[], Any] | None = None) -> None:
+                 dice_reader: Callable[[], Any] | None = None, dice_confidence: float = 0.0) -> None:
         from vision.dice import camera_reader, params_for
 
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
         self.zones = zones
         self.dice_network = dice_network
+        self.dice_confidence = dice_confidence
         self.dice_params = params_for(dice_network)  # (refuses a network it does not know, naming it)
         self.network_file = self.dice_params.network  # (None: the standard network, read first when the camera chooses)
         self.dice_reader = dice_reader or (lambda: camera_reader(self.dice_params))
@@ -174,7 +178,7 @@ class CameraWorker(threading.Thread):
             backoff = 1.0
             reader = self.dice_reader()  # (a new reader for each connection: the camera may come back another size)
             if settler is None:  # (dice lying in the tray when the table starts are no throw: after a restart, the last roll)
-                settler = Settler(reader, zones=self.zones, armed=False)
+                settler = Settler(reader, zones=self.zones, armed=False, min_confidence=self.dice_confidence)
             else:  # (after a reconnect, dice lying as it last saw them at rest are no new roll; dice thrown meanwhile are)
                 settler.reset(reader)
             tile_settler = TileSettler(zones=self.zones)

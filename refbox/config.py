@@ -86,6 +86,10 @@ class CameraConfig:
     # or "clear" from its frames: vision.dice.ChoosingReader), "standard" (opaque dice), "clear"
     # (translucent casino dice), or the path of an .onnx file made by tools/train_dice_classifier.py
     dice_network: str = "auto"
+    # the least confidence of every die of a throw the camera takes (vision.settle.Settler's
+    # min_confidence): a die read less surely holds the throw, as an unsure one does, until it is
+    # settled or the throw is entered by hand; 0.0 takes any die the reader reads (at 0.5 and more)
+    dice_confidence: float = 0.7
 
 
 @dataclass(frozen=True)
@@ -132,13 +136,14 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "keypad.layout": ("auto", "timekeeper", "dice", "dominoes", "custom", "none"),
     "led.backend": ("none", "gpio", "max7219", "emulator"),
 }
-RANGES: dict[str, tuple[int, int]] = {
+RANGES: dict[str, tuple[float, float]] = {
     "web.port": (1, 65535),
     "keypad.bounce_ms": (0, 1000),
     "keypad.hold_ms": (100, 10_000),
     "horn.pin": (0, 27),
     "display.baudrate": (300, 4_000_000),
     "camera.interval_ms": (10, 10_000),
+    "camera.dice_confidence": (0.0, 0.99),
     "club.port": (1, 65535),
     "club.keepalive": (5, 3600),
 }
@@ -170,6 +175,13 @@ def _check_value(key: str, kind: Any, value: Any) -> Any:
         if lo is not None and hi is not None and not lo <= value <= hi:
             raise ConfigError(f"{key} must be in {lo}..{hi}, got {value}")
         return value
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{key} must be a number, got {value!r}")
+        lo, hi = RANGES[key]
+        if not lo <= value <= hi:
+            raise ConfigError(f"{key} must be in {lo}..{hi}, got {value}")
+        return float(value)
     if kind is str:
         if not isinstance(value, str):
             raise ConfigError(f"{key} must be a string, got {value!r}")

@@ -421,11 +421,12 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
     worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones,
-                          dice_network=cfg.camera.dice_network)
+                          dice_network=cfg.camera.dice_network, dice_confidence=cfg.camera.dice_confidence)
     devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()
-    log.info("camera: %s, dice network %s", source_spec, cfg.camera.dice_network)
+    log.info("camera: %s, dice network %s, a throw taken with every die read at %s or surer", source_spec, cfg.camera.dice_network,
+             cfg.camera.dice_confidence)
 
 
 def session_key(journal_path: str) -> str | None:

@@ -22,11 +22,22 @@ def test_defaults_are_valid():
         ({"table": {"options": {"target": -5}}}, "table: option 'target'"),
         ({"table": {"players": "Ann"}}, "table.players must be a list of strings"),
         ({"horn": {"enabled": "yes"}}, "horn.enabled must be true or false"),
+        ({"camera": {"dice_confidence": 1}}, "camera.dice_confidence must be in 0.0..0.99, got 1"),
+        ({"camera": {"dice_confidence": -0.2}}, "camera.dice_confidence must be in 0.0..0.99, got -0.2"),
+        ({"camera": {"dice_confidence": "0.7"}}, "camera.dice_confidence must be a number, got '0.7'"),
+        ({"camera": {"dice_confidence": True}}, "camera.dice_confidence must be a number, got True"),
     ],
 )
 def test_bad_values_name_the_key(data, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         from_dict(data)
+
+
+def test_a_confidence_is_a_number_and_a_whole_one_is_taken_too():
+    assert load(None).camera.dice_confidence == 0.7
+    assert from_dict({"camera": {"dice_confidence": 0.85}}).camera.dice_confidence == 0.85
+    zero = from_dict({"camera": {"dice_confidence": 0}}).camera.dice_confidence
+    assert zero == 0.0 and isinstance(zero, float)
 
 
 def test_load_toml(tmp_path):

@@ -260,6 +260,36 @@ def test_the_camera_says_when_an_unsure_die_holds_the_throw(tmp_path):
         table.stop()
 
 
+def test_a_die_read_less_surely_than_camera_dice_confidence_holds_the_throw(tmp_path):
+    """``camera.dice_confidence`` reaches the camera's settler: a die read at 0.75 holds the throw
+    of a camera asking 0.8, as an unsure one does; read at 0.9, the throw is taken."""
+    cfg = from_dict({"camera": {"source": f"folder:{Path(__file__).resolve().parents[2] / 'samples' / 'dice'}", "dice_confidence": 0.8}})
+    configured = Table(Journal(tmp_path / "configured.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    devices = Devices(configured)
+    start_camera(cfg, configured, devices, sim=False)
+    try:
+        assert devices.camera is not None and devices.camera.dice_confidence == 0.8
+    finally:
+        devices.camera.stop()
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    reader = SetDiceReader([DieReading(5, (300.0, 300.0), 0.75, (270, 270, 330, 330))])
+    table.start()
+    worker = CameraWorker(lambda: StillCamera(render_dice([5], seed=1)[0], thrown=3), table, interval=0.01, dice_reader=lambda: reader,
+                          dice_confidence=cfg.camera.dice_confidence)
+    try:
+        worker.start()
+        assert wait_until(lambda: worker.status["settling"] == "a die is unsure (cocked?)")
+        looked = reader.looks
+        assert wait_until(lambda: reader.looks >= looked + 10)  # (at rest long since: still held)
+        assert worker.status["readings"] == 0 and table.session.applied == 0
+        reader.readings = [DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))]
+        assert wait_until(lambda: worker.status["last"] is not None and worker.status["last"]["accepted"])
+        assert worker.status["last"]["seen"] == [5]
+    finally:
+        worker.stop()
+        table.stop()
+
+
 def test_an_unusable_dice_network_is_refused_at_start_naming_the_key(tmp_path):
     assert load_dice_network("standard") == Params() and load_dice_network("clear") == Params(network=network_path("clear")) and load_dice_network("auto") == AUTO
     table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
