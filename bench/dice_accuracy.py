@@ -291,6 +291,16 @@ def parse_frame(text: str) -> Frame:
 JITTER = 0.05
 """The share of a picture's pixels :func:`jittered` moves one grey level up or down."""
 
+CAMERA_NOISE = 2.0
+"""A camera's noise, grey levels: the standard deviation of each pixel's channels from one frame to the
+next (:func:`noisy`), as in the settler's tests of a table at rest (a webcam in a lit room; a dim one has more)."""
+
+
+def noisy(frame: np.ndarray, rng: np.random.Generator, sigma: float = CAMERA_NOISE) -> np.ndarray:
+    """A copy of ``frame`` as a camera would see it in the next frame: Gaussian noise of ``sigma`` grey
+    levels in every channel of every pixel."""
+    return np.clip(frame + rng.normal(0.0, sigma, frame.shape), 0, 255).astype(np.uint8)
+
 
 def jittered(image: np.ndarray, rng: np.random.Generator, share: float = JITTER) -> np.ndarray:
     """A copy of ``image`` with ``share`` of its pixels (each chosen with that chance) one grey level

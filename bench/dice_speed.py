@@ -23,7 +23,13 @@ again); a camera's default reader (``vision.dice.ChoosingReader``,
 candidates of one frame in ten. The lines "as a camera" time that steady state:
 each frame read by a ``ChoosingReader`` that has read it before as often as it
 compares frames before it chooses, by when it has also learnt what stays of the
-table (a tray's rim) and searches only round the dice.
+table (a tray's rim) and searches only round the dice. Each time, it reads a copy
+of the frame with a camera's noise of its own (``bench.dice_accuracy.noisy``, 2 grey levels):
+a frame that shows the same parts as the frame before, alike but for such noise,
+has that frame's candidates read again by the network instead of searched
+(``vision.dice.look_at``'s ``before``). The lines "as a camera, each frame
+searched" time the reader searching every frame, as it does the first frame at
+rest after a throw (``Params.same_picture`` negative).
 
 With ``--against REV`` (a git revision of this repository) the reader of that
 revision (its ``vision`` package and network, extracted to a temporary folder)
@@ -52,6 +58,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: numpy's matrix p
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import dataclasses  # noqa: E402
 import importlib  # noqa: E402
 import json  # noqa: E402
 import statistics  # noqa: E402
@@ -60,6 +67,7 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from typing import Any  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -68,7 +76,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.dice_accuracy import in_frame, photo  # noqa: E402
+from bench.dice_accuracy import in_frame, noisy, photo  # noqa: E402
 from vision import dice_model  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import render_dice  # noqa: E402
@@ -182,8 +190,11 @@ def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> lis
 SETTLING_READS = 30
 """How often a camera's reader has read a frame before it is timed (:func:`as_camera`)."""
 
+NOISY_COPIES = 4
+"""Noisy copies of each frame a camera's reader reads in turn (made before the timing)."""
 
-def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
+
+def as_camera(frames: list[np.ndarray], read: Reader = read_dice, search_each: bool = False) -> Reader:
     """``read`` (``read_dice``, or another revision's) as that revision's camera reader reads each of
     ``frames`` once it has seen that frame before: one reader per frame. That reader is the
     module's ``ChoosingReader`` (a camera's default, ``camera.dice_network`` auto), or for a revision
@@ -196,16 +207,35 @@ def as_camera(frames: list[np.ndarray], read: Reader = read_dice) -> Reader:
     last 9 frames) holds only looks at that scale: one of the bench's real 10-dice frames went from
     0.95 to 1.0 of the frame on its 14th read and had learnt its table again by its 20th (the
     twenty-first session; until then the frames were timed after ``at_least``, 9, reads). A revision
-    without either (before cameras remembered a scale) reads as ``read`` does."""
+    without either (before cameras remembered a scale) reads as ``read`` does.
+
+    Each time the camera's reader is given one of ``frames`` it reads the next of
+    ``NOISY_COPIES`` copies of it, each with a camera's noise (:func:`noisy`): a table at rest
+    as a camera sees it, never twice the same picture. A reader that reads a frame showing
+    the same parts as the frame before as that one did (``vision.dice.look_at``'s ``before``)
+    does so here; with ``search_each`` (today's reader, ``Params.same_picture`` negative) it
+    searches every frame, as it does the first frame at rest after a throw."""
     module = sys.modules[getattr(read, "__module__", "")]
     camera = getattr(module, "ChoosingReader", None) or getattr(module, "DiceReader", None)
     if camera is None:
         return read
-    readers = {id(f): camera() for f in frames}
+    default: Any = getattr(module, "DEFAULT", None)
+    if search_each and hasattr(default, "same_picture"):
+        readers = {id(f): camera(dataclasses.replace(default, same_picture=-1.0)) for f in frames}
+    else:  # (a revision that reads no frame as the one before searches each anyway)
+        readers = {id(f): camera() for f in frames}
+    rng = np.random.default_rng(0)
+    copies = {id(f): [noisy(f, rng) for _ in range(NOISY_COPIES)] for f in frames}
+    turns = {id(f): 0 for f in frames}
+
+    def read_next(f: np.ndarray) -> object:
+        turns[id(f)] += 1
+        return readers[id(f)](copies[id(f)][turns[id(f)] % NOISY_COPIES])
+
     for f in frames:
         for _ in range(max(getattr(readers[id(f)], "at_least", 1), SETTLING_READS)):
-            readers[id(f)](f)
-    return lambda f: readers[id(f)](f)
+            read_next(f)
+    return read_next
 
 
 def _cpuinfo() -> str:
@@ -252,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), each alone", measure(frames, max(1, args.repeat // 2), readers)))
                 camera = [as_camera(frames, read) for read in readers]
                 print(line(f"real photos, {n:2d} dice ({len(frames)} photos), as a camera", measure(frames, max(1, args.repeat // 2), camera)))
+                camera = [as_camera(frames, read, search_each=True) for read in readers]
+                print(line(f"real photos, {n:2d} dice ({len(frames)} photos), as a camera, each frame searched", measure(frames, max(1, args.repeat // 2), camera)))
             # a camera nearer the table: dice about 58 px wide, mostly read at a scale between 0.75 and 0.93,
             # whose area resize of each frame costs 3.6-6.7 ms (docs/vision-record.md, ninth session)
             for n in (1, 5, 10):

@@ -144,6 +144,7 @@ class Params:
     touching_clear: float = 0.9  # ... or any number more at this mean confidence
     part_colour: float = 12.0  # a camera's reader reads only the parts of a frame whose 8x reduced copy differs this much from the table model in some channel ...
     part_share: float = 0.7  # ... unless those parts cover more than this share of the frame (changed_parts)
+    same_picture: float = 6.0  # a frame read in the same parts as the frame before (or both whole), whose 8x reduced copy differs from that one's nowhere by more than this in any channel, has that frame's candidates read again, not searched (look_at's before; negative: never)
     network: Path | None = None  # the classifier's ONNX file (vision.dice_model.network_path; None: the standard one, dice_model.MODEL_PATH)
     other_network: Path | None = None  # a second classifier that reads the same candidates (None: none) ...
     other_margin: float = 0.1  # ... whose readings are kept when their mean confidence is higher by more than this (read_faces)
@@ -259,6 +260,8 @@ class Look:
     table: Table | None = None  # the table it was read against (table_model, table_background)
     reduced: np.ndarray | None = None  # work reduced 8 times (table_model), which the parts were found in
     again: list[tuple[int, int, int, int]] = field(default_factory=list)  # the boxes (image pixels) round touching dice whose second, larger look's readings were kept (touching_again)
+    in_parts: bool = False  # its candidates are of its parts alone (changed_only), searched or read again
+    reused: bool = False  # its candidates (and outlines) are those of the look before it (look_at's before): the same parts showing the same picture
 
     @property
     def faces(self) -> list[Face]:
@@ -276,7 +279,9 @@ class Look:
         return outline_size(self.faces, self.regions) / self.scale if self.regions is not None else 0.0
 
 
-def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False, table: Table | None = None) -> Look:
+def look_at(
+    image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False, table: Table | None = None, before: Look | None = None
+) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
 
     ``changed_only``: search only the parts of the picture that differ from the
@@ -284,7 +289,12 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
     frame has shown that they hold its dice (:class:`DiceReader`). ``table``: the
     table a look at a whole earlier frame of this camera saw (:attr:`Look.table`),
     which the parts are found against instead of this picture's own when it is
-    of the working copy's size (:func:`_candidates`).
+    of the working copy's size (:func:`_candidates`). ``before``: the look at the
+    camera's frame before this one; when both are read in the same parts (or both
+    whole) at the same scale and this picture, reduced 8 times, differs from that
+    one's by no more than ``params.same_picture`` anywhere (a table at rest: a
+    camera's noise), that look's candidates are read again instead of searched
+    (:attr:`Look.reused`, :func:`_same_search`).
 
     The image is looked at at ``scale`` (default :func:`first_scale`); when the
     candidate faces found there (:func:`candidate_faces`) show dice smaller than
@@ -294,10 +304,10 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
     groups of touching dice that the look is in doubt about are read again
     larger (:func:`touching_groups`, :func:`touching_again`).
     """
-    work, scale, regions, faces, parts, seen, small = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table)
+    work, scale, regions, faces, parts, seen, small, reused = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table, before)
     again = better_scale(faces, scale, params, regions)
     if again is not None:
-        work, scale, regions, faces, parts, seen, small = _candidates(image, params, again, changed_only, table)
+        work, scale, regions, faces, parts, seen, small, reused = _candidates(image, params, again, changed_only, table, before)
     chosen, found, network = read_faces(image, work, scale, faces, regions, params)
     out: list[DieReading] = []
     for f in chosen:
@@ -314,7 +324,8 @@ def look_at(image: np.ndarray, params: Params = AUTO, scale: float | None = None
     if scale < 1.0 and params.touching_scale > 1.0:
         out, read_again = touching_again(image, scale, out, touching_groups(chosen, faces, params), params)
     out.sort(key=lambda r: (r.center[1], r.center[0]))
-    return Look(work, scale, faces, out, parts, found, regions, network, seen, small, read_again)
+    in_parts = before.in_parts if reused and before is not None else changed_only and parts is not None
+    return Look(work, scale, faces, out, parts, found, regions, network, seen, small, read_again, in_parts, reused)
 
 
 def touching_groups(chosen: list[Face], faces: list[Face], params: Params = DEFAULT) -> list[_Box]:
@@ -516,12 +527,13 @@ _Box = tuple[int, int, int, int]
 
 
 def _candidates(
-    image: np.ndarray, params: Params, scale: float, changed_only: bool = False, table: Table | None = None
-) -> tuple[np.ndarray, float, Regions | None, list[Face], list[_Box] | None, Table, np.ndarray]:
+    image: np.ndarray, params: Params, scale: float, changed_only: bool = False, table: Table | None = None, before: Look | None = None
+) -> tuple[np.ndarray, float, Regions | None, list[Face], list[_Box] | None, Table, np.ndarray, bool]:
     """The picture at ``scale`` (:func:`working_copy`), that scale, its lone-die outlines (:func:`die_regions`),
     its candidate faces, its parts that differ from the table (:func:`changed_parts`): with
-    ``changed_only`` only those are searched; that table; and the picture reduced 8 times, which
-    the parts were found in (:func:`table_model`).
+    ``changed_only`` only those are searched; that table; the picture reduced 8 times, which
+    the parts were found in (:func:`table_model`); and whether the outlines and candidates are
+    those of ``before`` (:func:`_same_search`: then the parts are not searched).
 
     The table is the picture's own (:func:`table_model`, :func:`table_background`), or with
     ``changed_only`` the given ``table`` of the working copy's size (a whole earlier frame's:
@@ -532,14 +544,33 @@ def _candidates(
     if changed_only and table is not None and table.background.shape == work.shape:
         parts = changed_parts(small, table.model, work.shape, params, table.watch)
         if parts is not None:
-            return (*_in_parts(work, scale, parts, table, params), small)
+            if before is not None and _same_search(before, scale, parts, small, params):
+                return work, scale, before.regions, before.candidates, parts, table, small, True
+            return (*_in_parts(work, scale, parts, table, params), small, False)
+    if before is not None and before.table is not None and _same_search(before, scale, None, small, params):
+        return work, scale, before.regions, before.candidates, before.parts, before.table, small, True
     model = _table_median(small)
     table = Table(model, table_background(work, model))
     parts = changed_parts(small, model, work.shape, params)
     if changed_only and parts is not None:
-        return (*_in_parts(work, scale, parts, table, params), small)
+        return (*_in_parts(work, scale, parts, table, params), small, False)
     regions = die_regions(work, table.background, params) if params.region_colour > 0 else None
-    return work, scale, regions, candidate_faces(work, params, table.background, regions), parts, table, small
+    return work, scale, regions, candidate_faces(work, params, table.background, regions), parts, table, small, False
+
+
+def _same_search(before: Look, scale: float, parts: list[_Box] | None, small: np.ndarray, params: Params) -> bool:
+    """Would a search of ``parts`` (None: the whole) of a working copy at ``scale``, reduced 8 times ``small``,
+    find what the look ``before`` found? It searched the same parts (or the whole picture) at the same
+    scale, and its picture differs from this one by no more than ``params.same_picture`` in any channel
+    of any block of 8 x 8 working pixels: the same table at rest, seen through a camera's noise (a die
+    pushed a pixel further changes the blocks on its edge by about an eighth of its contrast with the
+    table). A look at the whole picture after one in parts searches it whole (a camera's check)."""
+    last = before.reduced
+    searched = before.in_parts == (parts is not None) and (parts is None or before.parts == parts)
+    return (
+        searched and before.scale == scale and last is not None and last.shape == small.shape
+        and int(channel_max(cv2.absdiff(small, last)).max()) <= params.same_picture
+    )
 
 
 def _in_parts(
@@ -705,6 +736,8 @@ class _Frames:
     parts_hold_dice: bool | None = None  # did the last check find every die in the changed parts (None: not checked yet)
     unchecked: int = 0  # frames read in parts since the last check
     rest: _Rest | None = None  # what its last frames showed of the table at rest (_learn)
+    last: Look | None = None  # the look at its last frame (look_at's before)
+    alike: int = 0  # looks in a row that read the same dice as the look before them (_same_dice)
 
 
 def _size_of(shape: tuple[int, ...]) -> tuple[int, int]:
@@ -750,13 +783,26 @@ class DiceReader:
     table as the frame shows it; blocks where a die was read within
     ``rest_frames`` frames are searched whatever they show (:class:`Table`).
 
+    Once its last ``steady_reads`` looks have read the same dice (a table at
+    rest), a frame that shows the same parts as the frame before, alike but
+    for a camera's noise, has that frame's candidates read again by the
+    network instead of searched (:func:`look_at`'s ``before``, most of a
+    frame's time). The looks a settler's agreement is made of (3 by default)
+    are each searched, so that a search that finds a candidate in one frame
+    and not the next still holds the roll; the frames after them at rest are
+    read so until the picture changes, or the dice read do.
+
     >>> DiceReader()(np.zeros((100, 100, 3), np.uint8))
     []
     """
 
-    def __init__(self, params: Params = DEFAULT, memory: int = 9, check_every: int = 10, scale_margin: float = STEADY, rest_frames: int = 5) -> None:
+    def __init__(
+        self, params: Params = DEFAULT, memory: int = 9, check_every: int = 10, scale_margin: float = STEADY, rest_frames: int = 5, steady_reads: int = 3
+    ) -> None:
         if check_every < 1:
             raise ValueError(f"check_every {check_every!r}: expected a whole look every 1 or more frames")
+        if steady_reads < 1:
+            raise ValueError(f"steady_reads {steady_reads!r}: expected 1 or more looks that read the same dice")
         if not 1 <= rest_frames <= 255:
             raise ValueError(f"rest_frames {rest_frames!r}: expected 1 to 255 frames at rest before a block is learnt as table")
         self.params = params
@@ -764,6 +810,7 @@ class DiceReader:
         self.check_every = check_every
         self.scale_margin = scale_margin
         self.rest_frames = rest_frames
+        self.steady_reads = steady_reads
         self.frames: dict[tuple[int, int], _Frames] = {}  # frame (height, width) -> what it remembers of frames of that size
 
     def scale(self, shape: tuple[int, ...]) -> float | None:
@@ -829,7 +876,10 @@ class DiceReader:
         in_parts = trusted is True and seen.unchecked < self.check_every
         table = seen.table
         seen.scale = scale
-        look = look_at(image, self.params, scale, changed_only=in_parts, table=table)
+        before = seen.last if seen.alike >= self.steady_reads - 1 else None
+        look = look_at(image, self.params, scale, changed_only=in_parts, table=table, before=before)
+        seen.alike = seen.alike + 1 if seen.last is not None and _same_dice(look.readings, seen.last.readings) else 0
+        seen.last = look
         if look.table is not None and look.table is not table:  # (a table of its own: a whole look, or a frame that differs from the last table too widely)
             seen.table = look.table
         self._learn(seen, look)
@@ -919,6 +969,21 @@ def camera_reader(params: Params = AUTO) -> DiceReader | ChoosingReader:
     ('ChoosingReader', 'DiceReader')
     """
     return ChoosingReader() if params == AUTO else DiceReader(params)
+
+
+def _same_dice(a: Sequence[DieReading], b: Sequence[DieReading]) -> bool:
+    """Did two looks read the same dice: as many, each of ``a`` of the value (or unsure) of one of ``b`` whose
+    centre lies within a third of its die's size of it (each die of ``b`` matched once)?"""
+    if len(a) != len(b):
+        return False
+    left = list(b)
+    for r in a:
+        reach = max(r.box[2] - r.box[0], r.box[3] - r.box[1]) / 3 if r.box is not None else 4.0
+        near = next((k for k, q in enumerate(left) if q.value == r.value and hypot(q.center[0] - r.center[0], q.center[1] - r.center[1]) <= reach + 1), None)
+        if near is None:
+            return False
+        left.pop(near)
+    return True
 
 
 def in_changed_parts(look: Look) -> bool:

@@ -1148,6 +1148,45 @@ def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_di
             DiceReader(rest_frames=bad)
 
 
+def test_a_camera_reader_reads_a_table_at_rest_again_without_searching_it_but_searches_what_changed() -> None:
+    """A table at rest through a camera's noise: a frame read in the same parts as the frame before, which
+    differs from it by no more than ``Params.same_picture`` in any block of 8 x 8 working pixels, has that
+    frame's candidates read again by the network instead of searched (``Look.reused``), once its last three
+    looks have read the same dice (the looks a settler's agreement is made of are each searched). It reads
+    what a reader searching every frame reads. The whole look of every tenth frame, and the frame after it,
+    are searched; so is a frame where a die was turned to another face, or pushed three pixels aside."""
+    rng = np.random.default_rng(7)
+    base, truth = render_dice([2, 4, 6], seed=31, noise=0)
+
+    def shot(picture: np.ndarray) -> np.ndarray:
+        return np.clip(picture + rng.normal(0.0, 2.0, picture.shape), 0, 255).astype(np.uint8)
+
+    frames = [shot(base) for _ in range(14)]
+    reader, searching = DiceReader(), DiceReader(replace(DEFAULT, same_picture=-1.0))
+    looks, searched = [reader.look(f) for f in frames], [searching.look(f) for f in frames]
+    for look, other in zip(looks, searched):  # (the same dice; a search of each frame moves centres by its noise, a fraction of a pixel)
+        assert values(look.readings) == values(other.readings)
+        assert all(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < 1.0 for a, b in zip(look.readings, other.readings))
+    assert values(looks[-1].readings) == [2, 4, 6] and not any(look.reused for look in searched)
+    reused = [look.reused for look in looks]
+    assert [look.in_parts for look in looks] == [False] + [True] * 10 + [False] + [True] * 2  # (check_every 10)
+    assert reused == [False] * 3 + [True] * 8 + [False, False, True]  # (its first three looks read alike, each searched)
+    assert looks[13].candidates is looks[12].candidates
+    turned = shot(render_dice([2, 5, 6], seed=31, noise=0)[0])  # (the four turned to a five where it lay)
+    look = reader.look(turned)
+    assert not look.reused and values(look.readings) == [2, 5, 6]
+    five = render_dice([2, 5, 6], seed=31, noise=0)[0]
+    assert [reader.look(shot(five)).reused for _ in range(3)] == [False, False, True]  # (the dice read changed: three searched looks again)
+    x, y = (round(c) for c in truth[0][1])
+    pushed = base.copy()
+    pushed[y - 45 : y + 45, x - 42 : x + 48] = base[y - 45 : y + 45, x - 45 : x + 45]  # (the two, three pixels to the right)
+    for _ in range(2):
+        reader.look(shot(base))
+    look = reader.look(shot(pushed))
+    assert not look.reused and values(look.readings) == [2, 4, 6]
+    assert min(abs(r.center[0] - x - 3) for r in look.readings) < 1.5
+
+
 def test_a_camera_reader_reads_a_table_at_rest_at_one_scale_and_so_the_same_each_time() -> None:
     """Each look measures the dice's size a little differently at the scale it was read at, which moved
     the scale the next frame is read at (0.835 to 0.861 for this photo in a 1280 x 720 frame, from
@@ -1174,3 +1213,6 @@ def test_dice_the_colour_of_the_table_keep_a_camera_reading_whole_frames() -> No
     for _ in range(12):
         assert rounded(reader(img)) == rounded(whole.readings)  # every frame read whole: the first check failed
     assert list(reader.frames) == [(720, 1280)] and reader.reads_in_parts(img.shape) is False
+    # the same picture, searched whole the frame before: its candidates are read again, not searched
+    looks = [reader.look(img) for _ in range(3)]
+    assert all(look.reused and not look.in_parts and rounded(look.readings) == rounded(whole.readings) for look in looks)

@@ -11,6 +11,7 @@ import types
 import numpy as np
 import pytest
 
+from bench.dice_accuracy import CAMERA_NOISE, noisy
 from bench.dice_speed import SETTLING_READS, as_camera, machine_line, network_line
 from vision.dice import DiceReader, read_dice
 from vision.synth import render_dice
@@ -28,7 +29,30 @@ def test_todays_reader_reads_as_a_camera_that_has_seen_the_frame() -> None:
     camera(frame)
     assert camera.scale(frame.shape) is not None  # (it settled on a larger scale ...)
     assert camera.reads_in_parts(frame.shape) is True  # (... and reads the parts that differ from the table)
-    assert as_camera([frame], read_dice)(frame) == camera(frame)
+    # (it reads a copy of the frame with a camera's noise of its own: the same dice, a pixel apart at most)
+    seen, plain = as_camera([frame], read_dice)(frame), camera(frame)
+    assert [r.value for r in seen] == [r.value for r in plain] == [5, 6, 2]  # (top to bottom)
+    assert all(max(abs(a - b) for a, b in zip(r.box, q.box)) <= 1 for r, q in zip(seen, plain))
+
+
+def test_a_camera_reads_frames_noisy_as_a_cameras_and_searches_them_only_when_told_to_search_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each frame a camera's reader is timed on is a copy with noise of CAMERA_NOISE grey levels: at rest, the
+    reader reads most frames as the frame before (no search of its parts); with ``search_each`` every frame
+    read in parts is searched, as the first frame at rest after a throw is."""
+    import vision.dice
+
+    frame = frame_with_small_dice()
+    copy = noisy(frame, np.random.default_rng(1))
+    assert abs(float(np.std(copy.astype(float) - frame)) - CAMERA_NOISE) < 0.1
+    searches: list[int] = []
+    real = vision.dice._in_parts
+    monkeypatch.setattr(vision.dice, "_in_parts", lambda *a, **k: searches.append(1) or real(*a, **k))
+    for each, most in ((False, 2), (True, 9)):
+        read = as_camera([frame], read_dice, search_each=each)
+        searches.clear()
+        for _ in range(10):
+            assert [r.value for r in read(frame)] == [5, 6, 2]
+        assert (len(searches) <= most) if not each else len(searches) >= most, (each, searches)
 
 
 def _revision(monkeypatch: pytest.MonkeyPatch, camera: type | None) -> types.FunctionType:
