@@ -1,6 +1,6 @@
 """What a table does with each labelled photo: a real settler fed frames of it, for each confidence it may ask of a die.
 
-Usage: ``python bench/dice_table.py DATA_DIR [--set NAME] [--part tune|held] [--frame WxH] [--frames N] [--confidence T ...]``
+Usage: ``python bench/dice_table.py DATA_DIR [--set NAME] [--part tune|held|all] [--frame WxH] [--frames N] [--confidence T ...] [--seed N] [--search-each]``
 
 ``bench/dice_accuracy.py`` scores readings die by die. A table takes whole throws:
 its settler (:class:`vision.settle.Settler`) answers the dice of a throw once they
@@ -12,11 +12,13 @@ players.
 
 Each part's photos are read in name order by one camera's reader
 (:func:`vision.dice.camera_reader`, as ``bench/dice_accuracy.py --camera``). Each
-photo is a table at rest for ``--frames`` frames (default 8), each of them
-:func:`~bench.dice_accuracy.jittered` apart (a grey level up or down in 5 % of
-its pixels, less than a camera's own noise), so that the settler's agreement of
-three readings is tested as at a table: a die the reader is in doubt about may be
-read differently frame to frame. The frames are fed, 0.1 s apart, to one armed
+photo is a table at rest for ``--frames`` frames (default 8), each with a
+camera's noise of its own (:func:`~bench.dice_accuracy.noisy`, 2 grey levels),
+so that the settler's agreement of three readings is tested as at a table: a die
+the reader is in doubt about may be read differently frame to frame. The reader
+reads a frame that shows what the frame before showed as that one was read, not
+searching it again (``vision.dice.look_at``'s ``before``); with ``--search-each``
+it searches every frame (``Params.same_picture`` negative). The frames are fed, 0.1 s apart, to one armed
 settler (as just after a throw) for each ``--confidence`` (its
 ``min_confidence``, ``camera.dice_confidence``: a die read less surely holds the
 throw, as an unsure one does); all of them see the same readings. Each photo is,
@@ -44,7 +46,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -52,8 +54,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.dice_accuracy import Frame, in_frame, jittered, match, parse_frame, part_photos, photo, to_photo  # noqa: E402
-from vision.dice import AUTO, camera_reader  # noqa: E402
+from bench.dice_accuracy import Frame, in_frame, match, noisy, parse_frame, part_photos, photo, to_photo  # noqa: E402
+from vision.dice import AUTO, DEFAULT, ChoosingReader, camera_reader  # noqa: E402
 from vision.settle import Settler  # noqa: E402
 from vision.types import DieReading  # noqa: E402
 
@@ -125,15 +127,16 @@ def settle_photo(frames: list[np.ndarray], reader: SharedReader, confidences: Se
 
 
 def run_part(folder: Path, names: list[str], labels: dict[str, list[dict]], confidences: Sequence[float],
-             frame: Frame | None, count: int, seed: int = 1) -> list[Outcomes]:
-    """Each confidence's :class:`Outcomes` for the photos ``names`` of the set in ``folder``."""
+             frame: Frame | None, count: int, seed: int = 1, search_each: bool = False) -> list[Outcomes]:
+    """Each confidence's :class:`Outcomes` for the photos ``names`` of the set in ``folder`` (``search_each``: read
+    by a camera's reader that searches every frame)."""
     out = [Outcomes() for _ in confidences]
-    reader = SharedReader(camera_reader(AUTO))
+    reader = SharedReader(ChoosingReader(replace(DEFAULT, same_picture=-1.0)) if search_each else camera_reader(AUTO))
     rng = np.random.default_rng(seed)
     for name in names:
         image = photo(folder, name)
         placed, s, x, y = in_frame(image, frame) if frame is not None else (image, 1.0, 0, 0)
-        frames = [jittered(placed, rng) for _ in range(count)]
+        frames = [noisy(placed, rng) for _ in range(count)]
         for (answer, reason), into in zip(settle_photo(frames, reader, confidences), out):
             outcome(labels[name], None if answer is None else to_photo(answer, s, x, y), reason, into)
     return out
@@ -149,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=8, metavar="N", help="frames of each photo fed to the settlers (default 8; 3 to 50)")
     ap.add_argument("--confidence", type=float, action="append", metavar="T",
                     help=f"a settler asking this confidence of each die, 0 to under 1 (repeatable; default {', '.join(map(str, CONFIDENCES))})")
+    ap.add_argument("--seed", type=int, default=1, help="the seed of the frames' noise (default 1): another draws other noise, how far chance moves the counts")
+    ap.add_argument("--search-each", action="store_true",
+                    help="the camera's reader searches every frame, also one that shows what the frame before showed (Params.same_picture negative)")
     args = ap.parse_args(argv)
     if not 3 <= args.frames <= 50:
         ap.error(f"--frames {args.frames}: 3 to 50 (the settler answers on the fourth frame at the earliest)")
@@ -164,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         for part in args.part or ["tune", "held"]:
             names = part_photos(labels, part)
             print(f"{folder.name} / {part}: {len(names)} photos, {sum(len(labels[n]) for n in names)} dice, {args.frames} frames each")
-            for c, o in zip(confidences, run_part(folder, names, labels, confidences, args.frame, args.frames)):
+            for c, o in zip(confidences, run_part(folder, names, labels, confidences, args.frame, args.frames, args.seed, args.search_each)):
                 print(o.line(c))
     return 0
 

@@ -71,6 +71,9 @@ def test_the_bench_prints_each_confidence_and_refuses_a_bad_one(matteo_set: Path
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "matteo / all: 4 photos, 17 dice, 4 frames each"
     assert out[1].startswith("  confidence 0.00: scored right ") and out[2].startswith("  confidence 0.80: scored right ")
+    assert main([str(data), "--part", "all", "--frames", "4", "--confidence", "0.7", "--search-each"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "matteo / all: 4 photos, 17 dice, 4 frames each" and out[1].startswith("  confidence 0.70: scored right ")
     for bad, why in ((["--confidence", "1"], "--confidence 1.0: at least 0 and under 1"), (["--frames", "2"], "--frames 2: 3 to 50")):
         with pytest.raises(SystemExit):
             main([str(data), *bad])
