@@ -129,6 +129,9 @@ class CameraWorker(threading.Thread):
     waiting for a throw`` (its settler starts disarmed, and is kept through a reconnect:
     ``vision.settle.Settler``'s ``armed`` and ``reset``), ... (``vision.settle.SettleStatus``'s
     reasons; a domino table's, ``vision.tile_settle.TileSettler.reason``, ``a tile is unsure`` among them).
+    While a die holds the roll so, ``status["in_view"]`` lists the dice of that picture, top to bottom:
+    ``value`` (None: unsure), ``confidence`` and ``sure`` (read surely enough for a roll), so that the
+    players see which die to settle; else it is empty.
 
     ``clock`` (seconds) times the frames for the settlers and paces them. ``dice_reader`` makes the
     dice reader of each connection (default :func:`vision.dice.camera_reader` of ``dice_network``).
@@ -153,7 +156,7 @@ class CameraWorker(threading.Thread):
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
-                                       "settling": None}
+                                       "settling": None, "in_view": []}
 
     def stop(self) -> None:
         self._halt.set()
@@ -210,6 +213,7 @@ class CameraWorker(threading.Thread):
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
             self.status["settling"] = tile_settler.reason
+            self.status["in_view"] = []
             if tiles:
                 self.status["readings"] += 1
                 size = (frame.shape[1], frame.shape[0])
@@ -219,6 +223,7 @@ class CameraWorker(threading.Thread):
         else:
             dice = settler.feed(frame, self.clock())
             self.status["settling"] = settler.status.reason
+            self.status["in_view"] = [{"value": d.value, "confidence": round(d.confidence, 2), "sure": settler.sure(d)} for d in settler.status.dice]
             self._parts(reader.reads_in_parts(frame.shape))
             if isinstance(reader, ChoosingReader):
                 self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"

@@ -68,6 +68,7 @@ class SettleStatus:
     still_for: int = 0
     armed: bool = True
     reason: str = "starting"
+    dice: tuple[DieReading, ...] = ()  # the dice read in the last picture, when a die among them holds the roll (unsure, or read less surely than asked)
 
 
 def motion_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18) -> float:
@@ -319,8 +320,8 @@ class Settler:
                 why = "already reported"
             self.status = SettleStatus(motion, False, False, still.frames, False, why)
             return None
-        if any(d.value is None or d.confidence < self.min_confidence for d in dice):
-            self.status = SettleStatus(motion, False, False, still.frames, True, "a die is unsure (cocked?)")
+        if any(not self.sure(d) for d in dice):
+            self.status = SettleStatus(motion, False, False, still.frames, True, "a die is unsure (cocked?)", dice)
             return None
         if len(dice) < self.min_dice:
             self.status = SettleStatus(motion, False, False, still.frames, True, "no dice")
@@ -337,6 +338,10 @@ class Settler:
         self.moved = moved
         self.status = SettleStatus(motion, False, False, still.frames, False, "settled")
         return dice
+
+    def sure(self, die: DieReading) -> bool:
+        """Is ``die`` read surely enough for a roll: a value, at ``min_confidence`` or surer?"""
+        return die.value is not None and die.confidence >= self.min_confidence
 
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
         """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""

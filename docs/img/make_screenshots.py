@@ -85,16 +85,18 @@ def camera(served: Served, tmp: Path) -> Any:
 
 
 def cocked_camera(served: Served) -> Any:
-    """A camera worker whose reader reads a die unsure (cocked), as the control page then shows it;
-    returns once the settler holds the throw for it."""
+    """A camera worker whose reader reads three dice, one of them unsure (cocked) and one less surely than
+    ``camera.dice_confidence`` (0.7), as the control page then shows them; returns once the settler holds
+    the throw for them."""
     import time
 
     from refbox.camera import CameraWorker
     from tests.support import SetDiceReader, StillCamera
     from vision.types import DieReading
 
-    reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
-    worker = CameraWorker(StillCamera, served.table, interval=0.05, dice_reader=lambda: reader)
+    reader = SetDiceReader([DieReading(5, (100.0, 100.0), 0.95, (70, 70, 130, 130)), DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330)),
+                            DieReading(3, (500.0, 300.0), 0.6, (470, 270, 530, 330))])
+    worker = CameraWorker(lambda: StillCamera(thrown=3), served.table, interval=0.05, dice_reader=lambda: reader, dice_confidence=0.7)  # (thrown: a settler starts disarmed)
     served.app.extensions["refbox.camera"] = worker
     worker.start()
     end = time.monotonic() + 30
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             worker = cocked_camera(served)  # the Camera panel when an unsure die holds the throw
             ctl.goto(served.url + "/control")
             ctl.wait_for_selector("#status.live")
-            ctl.locator("#camera-state").filter(has_text="unsure").wait_for()
+            ctl.locator("#camera-state").filter(has_text="in view").wait_for()
             path = args.out / "web-camera-cocked.png"
             ctl.locator("#camera-panel").screenshot(path=str(path))
             print(f"{path}: {path.stat().st_size // 1024} KB")

@@ -251,10 +251,12 @@ def test_the_camera_says_when_an_unsure_die_holds_the_throw(tmp_path):
         looked = reader.looks
         assert wait_until(lambda: reader.looks >= looked + 10)  # (at rest long since: still held)
         assert worker.status["readings"] == 0 and worker.status["settling"] == "a die is unsure (cocked?)"
+        assert worker.status["in_view"] == [{"value": None, "confidence": 0.3, "sure": False}]  # (which die: the control page shows it)
         assert table.session.applied == 0
         reader.readings = [DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))]  # (settled, and read)
         assert wait_until(lambda: worker.status["last"] is not None and worker.status["last"]["accepted"])
         assert worker.status["last"]["seen"] == [5] and worker.status["settling"] in ("settled", "already reported")
+        assert worker.status["in_view"] == []
     finally:
         worker.stop()
         table.stop()
@@ -282,6 +284,7 @@ def test_a_die_read_less_surely_than_camera_dice_confidence_holds_the_throw(tmp_
         looked = reader.looks
         assert wait_until(lambda: reader.looks >= looked + 10)  # (at rest long since: still held)
         assert worker.status["readings"] == 0 and table.session.applied == 0
+        assert worker.status["in_view"] == [{"value": 5, "confidence": 0.75, "sure": False}]  # (read a five, not surely enough)
         reader.readings = [DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))]
         assert wait_until(lambda: worker.status["last"] is not None and worker.status["last"]["accepted"])
         assert worker.status["last"]["seen"] == [5]

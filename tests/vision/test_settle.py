@@ -107,6 +107,8 @@ def test_cocked_die_blocks_the_roll() -> None:
     s = Settler(reader)
     assert feed_all(s, still([1], 20, 11)) == []
     assert s.status.reason.startswith("a die is unsure")
+    assert s.status.dice == tuple(reader(still([1], 1, 11)[0]))  # (which die holds it: the players are shown)
+    assert [s.sure(d) for d in s.status.dice] == [True, False]
 
 
 def test_a_die_read_less_surely_than_the_settler_asks_holds_the_roll() -> None:
@@ -120,9 +122,11 @@ def test_a_die_read_less_surely_than_the_settler_asks_holds_the_roll() -> None:
         assert len(feed_all(s, frames)) == rolls, asked
     held = Settler(lambda frame: doubtful, min_confidence=0.7)
     assert feed_all(held, frames) == [] and held.status.reason.startswith("a die is unsure")
+    assert held.status.dice == tuple(doubtful) and [held.sure(d) for d in held.status.dice] == [True, False]
     read = [sure, DieReading(3, (300.0, 100.0), 0.93, (280, 80, 320, 120))]
     held.reader = lambda frame: read  # (the die settled: read surely)
     assert [dice for _, dice in feed_all(held, frames, t0=5.0)] == [tuple(read)]
+    assert held.status.dice == ()
 
 
 def test_a_settler_refuses_a_confidence_it_could_never_meet() -> None:

@@ -348,11 +348,11 @@ class CameraPanel:
     ``reader`` is set to (tests.support.SetDiceReader), logged in on ``page``'s control panel;
     ``stop`` stops both."""
 
-    def __init__(self, page, tmp_path, camera, reader) -> None:
+    def __init__(self, page, tmp_path, camera, reader, dice_confidence: float = 0.0) -> None:
         from refbox.camera import CameraWorker
 
         self.served = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
-        self.worker = CameraWorker(lambda: camera, self.served.table, interval=0.05, dice_reader=lambda: reader)
+        self.worker = CameraWorker(lambda: camera, self.served.table, interval=0.05, dice_reader=lambda: reader, dice_confidence=dice_confidence)
         self.served.app.extensions["refbox.camera"] = self.worker
         self.served.log_in(page)
         self.worker.start()
@@ -363,17 +363,19 @@ class CameraPanel:
 
 
 def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
-    """A cocked die, which the reader reads unsure: no throw is taken, and the panel says why
-    and what to do."""
+    """A cocked die, which the reader reads unsure: no throw is taken, and the panel says why,
+    what to do, and which die (the dice in view, the doubtful one marked)."""
     from tests.support import SetDiceReader, StillCamera
     from vision.synth import render_dice
     from vision.types import DieReading
 
-    reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
-    panel = CameraPanel(page, tmp_path, StillCamera(render_dice([5], seed=1)[0], thrown=3), reader)
+    reader = SetDiceReader([DieReading(5, (100.0, 100.0), 0.95, (70, 70, 130, 130)), DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330)),
+                            DieReading(3, (500.0, 300.0), 0.6, (470, 270, 530, 330))])
+    panel = CameraPanel(page, tmp_path, StillCamera(render_dice([5], seed=1)[0], thrown=3), reader, dice_confidence=0.7)
     try:
         expect()(page.locator("#camera-state")).to_contain_text(
-            "connected; readings: 0; a die is unsure (cocked?): the throw waits until it is settled, or entered by hand")
+            "connected; readings: 0; a die is unsure (cocked?): the throw waits until it is settled, or entered by hand; "
+            "in view: 5 ? 3? (? marks a die in doubt)")
         reader.readings = [DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))]
         expect()(page.locator("#camera-last")).to_contain_text("last reading 4", timeout=10_000)
         expect()(page.locator("#camera-state")).not_to_contain_text("unsure")
