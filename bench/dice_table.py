@@ -17,9 +17,11 @@ camera's noise of its own (:func:`~bench.dice_accuracy.noisy`, 2 grey levels),
 so that the settler's agreement of three readings is tested as at a table: a die
 the reader is in doubt about may be read differently frame to frame. The reader
 reads a frame that shows what the frame before showed as that one was read, not
-searching it again (``vision.dice.look_at``'s ``before``); with ``--search-each``
-it searches every frame (``Params.same_picture`` negative). The frames are fed, 0.1 s apart, to one armed
-settler (as just after a throw) for each ``--confidence`` (its
+searching it again, once three looks have read the same dice
+(``vision.dice.DiceReader``); with ``--search-each`` it searches every frame
+(``Params.same_picture`` negative). ``--seed`` draws other noise. The frames are
+fed, 0.1 s apart, to one armed settler (as just after a throw) for each
+``--confidence`` (its
 ``min_confidence``, ``camera.dice_confidence``: a die read less surely holds the
 throw, as an unsure one does); all of them see the same readings. Each photo is,
 for each:
@@ -35,8 +37,8 @@ for each:
   readings not agreeing); the throw waits for a die to be settled, or is entered
   by hand.
 
-Printed per set and part and confidence: those four counts, and the dice read wrong in
-throws scored.
+Printed per set and part and confidence: those four counts, the dice read wrong in
+the throws scored wrong, and why the throws held were held.
 """
 
 from __future__ import annotations

@@ -178,8 +178,8 @@ def _check_value(key: str, kind: Any, value: Any) -> Any:
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{key} must be a number, got {value!r}")
-        lo, hi = RANGES[key]
-        if not lo <= value <= hi:
+        lo, hi = RANGES.get(key, (None, None))
+        if lo is not None and hi is not None and not lo <= value <= hi:
             raise ConfigError(f"{key} must be in {lo}..{hi}, got {value}")
         return float(value)
     if kind is str:
