@@ -736,7 +736,9 @@ class _Frames:
     parts_hold_dice: bool | None = None  # did the last check find every die in the changed parts (None: not checked yet)
     unchecked: int = 0  # frames read in parts since the last check
     rest: _Rest | None = None  # what its last frames showed of the table at rest (_learn)
-    last: Look | None = None  # the look at its last frame (look_at's before)
+    last: Look | None = None  # the look at its last frame (look_at's before) ...
+    part: Look | None = None  # ... its last look in parts ...
+    whole: Look | None = None  # ... and at a whole frame
     alike: int = 0  # looks in a row that read the same dice as the look before them (_same_dice)
 
 
@@ -787,7 +789,9 @@ class DiceReader:
     rest), a frame that shows the same parts as the frame before, alike but
     for a camera's noise, has that frame's candidates read again by the
     network instead of searched (:func:`look_at`'s ``before``, most of a
-    frame's time). The looks a settler's agreement is made of (3 by default)
+    frame's time); the check of every ``check_every``-th frame is read as the
+    last check was when the frame is as it was then (:func:`_before`). The
+    looks a settler's agreement is made of (3 by default)
     are each searched, so that a search that finds a candidate in one frame
     and not the next still holds the roll; the frames after them at rest are
     read so until the picture changes, or the dice read do.
@@ -876,10 +880,14 @@ class DiceReader:
         in_parts = trusted is True and seen.unchecked < self.check_every
         table = seen.table
         seen.scale = scale
-        before = seen.last if seen.alike >= self.steady_reads - 1 else None
+        before = _before(seen, in_parts) if seen.alike >= self.steady_reads - 1 else None
         look = look_at(image, self.params, scale, changed_only=in_parts, table=table, before=before)
         seen.alike = seen.alike + 1 if seen.last is not None and _same_dice(look.readings, seen.last.readings) else 0
         seen.last = look
+        if look.in_parts:
+            seen.part = look
+        else:
+            seen.whole = look
         if look.table is not None and look.table is not table:  # (a table of its own: a whole look, or a frame that differs from the last table too widely)
             seen.table = look.table
         self._learn(seen, look)
@@ -969,6 +977,17 @@ def camera_reader(params: Params = AUTO) -> DiceReader | ChoosingReader:
     ('ChoosingReader', 'DiceReader')
     """
     return ChoosingReader() if params == AUTO else DiceReader(params)
+
+
+def _before(seen: _Frames, in_parts: bool) -> Look | None:
+    """The look a camera's next frame may be read as (:func:`look_at`'s ``before``): its last look when that was
+    of the kind asked for (in parts, or whole), else its last look of that kind (a check of the whole frame reads
+    as the last check did when the frame is as it was then, and the frame after it as the frame before it), else
+    its last look (a camera asked for parts that were too wide read whole frames)."""
+    last = seen.last
+    if last is None or last.in_parts == in_parts:
+        return last
+    return (seen.part if in_parts else seen.whole) or last
 
 
 def _same_dice(a: Sequence[DieReading], b: Sequence[DieReading]) -> bool:
