@@ -25,9 +25,11 @@ each frame read by a ``ChoosingReader`` that has read it before as often as it
 compares frames before it chooses, by when it has also learnt what stays of the
 table (a tray's rim) and searches only round the dice. Each time, it reads a copy
 of the frame with a camera's noise of its own (``bench.dice_accuracy.noisy``, 2 grey levels):
-a frame that shows the same parts as the frame before, alike but for such noise,
-has that frame's candidates read again by the network instead of searched
-(``vision.dice.look_at``'s ``before``). The lines "as a camera, each frame
+once three looks have read the same dice, a frame that shows the same parts as
+the frame before, alike but for such noise, has that frame's candidates read
+again by the network instead of searched (``vision.dice.look_at``'s ``before``;
+the frames whose readings differ from one noisy copy to the next are each
+searched). The lines "as a camera, each frame
 searched" time the reader searching every frame, as it does the first frame at
 rest after a throw (``Params.same_picture`` negative).
 
@@ -67,8 +69,8 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -212,8 +214,8 @@ def as_camera(frames: list[np.ndarray], read: Reader = read_dice, search_each: b
     Each time the camera's reader is given one of ``frames`` it reads the next of
     ``NOISY_COPIES`` copies of it, each with a camera's noise (:func:`noisy`): a table at rest
     as a camera sees it, never twice the same picture. A reader that reads a frame showing
-    the same parts as the frame before as that one did (``vision.dice.look_at``'s ``before``)
-    does so here; with ``search_each`` (today's reader, ``Params.same_picture`` negative) it
+    the same parts as the frame before as that one was read (``vision.dice.DiceReader``, once
+    three looks read the same dice) does so here; with ``search_each`` (today's reader, ``Params.same_picture`` negative) it
     searches every frame, as it does the first frame at rest after a throw."""
     module = sys.modules[getattr(read, "__module__", "")]
     camera = getattr(module, "ChoosingReader", None) or getattr(module, "DiceReader", None)

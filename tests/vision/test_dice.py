@@ -1189,6 +1189,8 @@ def test_a_camera_reader_reads_a_table_at_rest_again_without_searching_it_but_se
     later = [reader.look(shot(pushed)) for _ in range(4)]
     check = next(look for look in later if not look.in_parts)  # (every tenth frame: the whole, against the last whole look's picture)
     assert not check.reused and values(check.readings) == [2, 4, 6]  # (the two was pushed since that one)
+    with pytest.raises(ValueError, match="steady_reads 0"):
+        DiceReader(steady_reads=0)
 
 
 def test_a_camera_reader_reads_a_table_at_rest_at_one_scale_and_so_the_same_each_time() -> None:
