@@ -168,20 +168,14 @@ def _check_value(key: str, kind: Any, value: Any) -> Any:
         if not isinstance(value, bool):
             raise ConfigError(f"{key} must be true or false, got {value!r}")
         return value
-    if kind is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{key} must be a whole number, got {value!r}")
+    if kind is int or kind is float:
+        whole = kind is int  # (a number key takes a whole number too: 0 for 0.0)
+        if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+            raise ConfigError(f"{key} must be {'a whole number' if whole else 'a number'}, got {value!r}")
         lo, hi = RANGES.get(key, (None, None))
         if lo is not None and hi is not None and not lo <= value <= hi:
             raise ConfigError(f"{key} must be in {lo}..{hi}, got {value}")
-        return value
-    if kind is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"{key} must be a number, got {value!r}")
-        lo, hi = RANGES.get(key, (None, None))
-        if lo is not None and hi is not None and not lo <= value <= hi:
-            raise ConfigError(f"{key} must be in {lo}..{hi}, got {value}")
-        return float(value)
+        return value if whole else float(value)
     if kind is str:
         if not isinstance(value, str):
             raise ConfigError(f"{key} must be a string, got {value!r}")
