@@ -221,8 +221,8 @@
     // or dice lying in the tray since the table started (no throw: after a restart, the last roll)
     const held = { "a die is unsure (cocked?)": S.camera_cocked, "a tile is unsure": S.camera_tile_unsure, "hand in the picture": S.camera_hand,
       "at rest since the camera started: waiting for a throw": S.camera_wait_throw }[c.settling];
-    // the dice of that picture while a die holds the throw, the doubtful ones marked: which die to settle
-    const inView = held && c.settling === "a die is unsure (cocked?)" && c.in_view && c.in_view.length
+    // the dice of that picture while a die holds the throw (in_view is empty otherwise), the doubtful ones marked: which die to settle
+    const inView = c.in_view && c.in_view.length
       ? "; " + fmt(S.camera_in_view, { dice: c.in_view.map((d) => (d.sure ? String(d.value) : (d.value === null ? "" : d.value) + "?")).join(" ") }) : "";
     $("camera-state").textContent = state + network + whole + (held && c.connected && !c.last_error ? "; " + held + inView : "");
     const last = c.last;
