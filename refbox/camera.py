@@ -7,6 +7,7 @@ rolls can be entered by hand meanwhile.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from typing import Any, Callable, Sequence
@@ -125,7 +126,8 @@ class CameraWorker(threading.Thread):
     ``status["settling"]`` says what the settler saw in the last picture, so that a roll that does
     not come is no mystery at the table: ``a die is unsure (cocked?)`` (it holds the roll until
     someone settles the die or enters the throw by hand), ``hand in the picture``, ``moving``,
-    ``settling``, ``waiting for agreement``, ``already reported``, ``at rest since the camera started:
+    ``settling``, ``waiting for agreement``, ``already reported``, ``entered by hand`` (the throw it held
+    was entered on the control page: :meth:`entered_by_hand`), ``at rest since the camera started:
     waiting for a throw`` (its settler starts disarmed, and is kept through a reconnect:
     ``vision.settle.Settler``'s ``armed`` and ``reset``), ... (``vision.settle.SettleStatus``'s
     reasons; a domino table's, ``vision.tile_settle.TileSettler.reason``, ``a tile is unsure`` among them).
@@ -153,6 +155,7 @@ class CameraWorker(threading.Thread):
         self.network_file = self.dice_params.network  # (None: the standard network, read first when the camera chooses)
         self.dice_reader = dice_reader or (lambda: camera_reader(self.dice_params))
         self._halt = threading.Event()
+        self._by_hand: queue.SimpleQueue[list[int] | None] = queue.SimpleQueue()  # throws entered by hand, for the settler (entered_by_hand)
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
@@ -161,6 +164,13 @@ class CameraWorker(threading.Thread):
     def stop(self) -> None:
         self._halt.set()
         self.join(timeout=5)
+
+    def entered_by_hand(self, values: Sequence[int] | None) -> None:
+        """A throw the table took from the control page's dice read (``POST /api/reading``): the dice
+        settler is told before its next picture (:meth:`vision.settle.Settler.answered`: the dice of its
+        last picture at rest are that throw, ``values`` top to bottom when as many; None, as read), so
+        that a die in doubt then settled in place is no second roll. Any thread may call it."""
+        self._by_hand.put(None if values is None else list(values))
 
     def run(self) -> None:
         from vision.settle import Settler
@@ -210,6 +220,9 @@ class CameraWorker(threading.Thread):
         from vision.dice import ChoosingReader
         from vision.tile_contacts import tile_contacts
 
+        entered = []  # (throws entered by hand since the last picture: the dice settler's to know)
+        while not self._by_hand.empty():
+            entered.append(self._by_hand.get())
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
             self.status["settling"] = tile_settler.reason
@@ -221,6 +234,8 @@ class CameraWorker(threading.Thread):
                 log.info("camera read tiles %s", entries)
                 self._answered("tiles", entries, self.table.tiles(entries))
         else:
+            for values in entered:
+                settler.answered(values)
             dice = settler.feed(frame, self.clock())
             self.status["settling"] = settler.status.reason
             self.status["in_view"] = [{"value": d.value, "confidence": round(d.confidence, 2), "sure": settler.sure(d)} for d in settler.status.dice]

@@ -36,6 +36,10 @@ seconds). It answers None almost always, and the dice (a tuple of
    camera starts disarmed (``armed=False``: dice lying still when it starts are
    no throw); after a reconnect (:meth:`Settler.reset`) it is armed, but dice
    lying as it last saw them at rest are still no new roll.
+6. **By hand.** A throw held by a die in doubt and entered by hand instead
+   (:meth:`Settler.answered`, the control page's dice read) is answered as
+   if the settler had answered it, with the values entered: a cocked die then
+   pushed flat in place is no second roll.
 
 Everything is pure and deterministic: the clock is an argument, the reader is
 injected (default a :class:`vision.dice.DiceReader`: :func:`~vision.dice.read_dice` that
@@ -46,7 +50,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -195,6 +199,9 @@ class Stillness:
         return not self.moving and self.frames >= self.still_frames and self._now - self._since >= self.still_seconds
 
 
+ENTERED_BY_HAND = "entered by hand"
+"""The :class:`Settler`'s reason once a throw it held was entered by hand (:meth:`Settler.answered`)."""
+
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
 """The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
 
@@ -261,6 +268,7 @@ class Settler:
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
         self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
+        self._by_hand: tuple[DieReading, ...] | None = None  # the dice of the last throw entered by hand, as read then
 
     def reset(self, reader: Reader | None = None) -> None:
         """Forget what the frames showed (after a camera reconnect; ``reader``: the new connection's
@@ -314,10 +322,12 @@ class Settler:
         if not self._armed:
             if self._last is None:
                 why = WAITING_FOR_A_THROW
-            elif not self._same(dice, self._last):
-                why = "dice changed without a throw"
-            else:
+            elif self._same(dice, self._last):
                 why = "already reported"
+            elif self._by_hand is not None and self._same(dice, self._by_hand):  # (the die in doubt of a throw entered by hand, still so)
+                why = ENTERED_BY_HAND
+            else:
+                why = "dice changed without a throw"
             self.status = SettleStatus(motion, False, False, still.frames, False, why)
             return None
         if any(not self.sure(d) for d in dice):
@@ -330,6 +340,7 @@ class Settler:
             self.status = SettleStatus(motion, False, False, still.frames, True, "waiting for agreement")
             return None
         self._armed = False
+        self._by_hand = None
         before, self._last = self._last, dice
         moved = tuple(moved_dice(before, dice, self.max_shift)) if before is not None else (True,) * len(dice)
         if before is not None and len(before) == len(dice) and not any(moved):
@@ -338,6 +349,27 @@ class Settler:
         self.moved = moved
         self.status = SettleStatus(motion, False, False, still.frames, False, "settled")
         return dice
+
+    def answered(self, values: Sequence[int] | None) -> None:
+        """A throw was entered by hand, as the one this settler held (a die in doubt; the control page's
+        dice read): the dice it read in its last picture at rest are that throw, answered, with
+        ``values`` (top to bottom, as the reader gives them) in place of what it read when there are
+        as many, else as it read them (``values`` None: not known in that order). It is disarmed as
+        after an answer of its own: dice settled where they lie (a cocked die pushed flat in place,
+        read as entered) are no new roll, and the next throw is one. Entered while the picture moves
+        (the dice picked up to be thrown again), it is still that throw: the motion arms the settler
+        for the next, as ever."""
+        dice = self._rest
+        if dice is None:  # (no picture at rest seen: nothing for the camera to take as that throw)
+            return
+        self._by_hand = dice
+        if values is not None and len(values) == len(dice):
+            dice = tuple(replace(d, value=int(v)) for d, v in zip(dice, values))
+        self._last = dice
+        self._armed = False
+        self._history.clear()
+        self.moved = ()
+        self.status = replace(self.status, armed=False, reason=ENTERED_BY_HAND, dice=())
 
     def sure(self, die: DieReading) -> bool:
         """Is ``die`` read surely enough for a roll: a value, at ``min_confidence`` or surer?"""

@@ -262,6 +262,34 @@ def test_the_camera_says_when_an_unsure_die_holds_the_throw(tmp_path):
         table.stop()
 
 
+def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_settled_in_place(tmp_path):
+    """A die in doubt holds the throw; the operator enters it by hand (the control page tells the worker).
+    The settler takes it as that throw: the die pushed flat where it lay and read as entered, the picture
+    moving meanwhile, reaches the table as no reading; the next throw does."""
+    reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+    camera = StillCamera(render_dice([5], seed=1)[0], thrown=3)
+    worker = CameraWorker(lambda: camera, table, interval=0.01, dice_reader=lambda: reader)
+    try:
+        worker.start()
+        assert wait_until(lambda: worker.status["settling"] == "a die is unsure (cocked?)")
+        worker.entered_by_hand([5])
+        assert wait_until(lambda: worker.status["settling"] == "entered by hand") and worker.status["in_view"] == []
+        reader.readings = [DieReading(5, (301.0, 300.0), 0.9, (271, 270, 331, 330))]  # (pushed flat in place, read as entered)
+        camera.throw(camera.picture)
+        assert wait_until(lambda: camera.thrown == 0)
+        assert wait_until(lambda: worker.status["settling"] == "already reported")  # (at rest, the throw entered: nothing more)
+        assert worker.status["readings"] == 0 and table.session.applied == 0
+        reader.readings = [DieReading(2, (600.0, 200.0), 0.9, (570, 170, 630, 230))]  # (the next throw)
+        camera.throw(render_dice([2], seed=2)[0])
+        assert wait_until(lambda: worker.status["last"] is not None and worker.status["last"]["accepted"])
+        assert worker.status["last"]["seen"] == [2] and table.session.applied == 1
+    finally:
+        worker.stop()
+        table.stop()
+
+
 def test_a_die_read_less_surely_than_camera_dice_confidence_holds_the_throw(tmp_path):
     """``camera.dice_confidence`` reaches the camera's settler: a die read at 0.75 holds the throw
     of a camera asking 0.8, as an unsure one does; read at 0.9, the throw is taken."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -218,6 +219,65 @@ def test_dice_the_colour_of_skin_are_no_hand() -> None:
     got = feed_all(s, still([], 5, 40) + rolling([1, 2, 3, 4, 5, 6, 1, 2], 4, 41) + [scene] * 8)
     assert [sorted(d.value or 0 for d in dice) for _, dice in got] == [[1, 1, 2, 2, 3, 4, 5, 6]]
     assert feed_all(Settler(), [hand_over(scene)] * 8) == []  # (a hand beside them still is one)
+
+
+def test_a_held_throw_entered_by_hand_is_answered_and_the_die_settled_in_place_is_no_second_roll() -> None:
+    """A die in doubt holds the throw; the operator enters it by hand (5 and 2). The settler takes that as
+    its answer: the cocked die pushed flat where it lay, read as the 2 entered, is no new roll (a hand
+    passes: motion); read as another value than entered, it is; and the next throw is a roll."""
+    five = DieReading(5, (100.0, 100.0), 0.95, (80, 80, 120, 120))
+    cocked = DieReading(None, (300.0, 100.0), 0.3, (280, 80, 320, 120))
+    flat = DieReading(2, (302.0, 101.0), 0.93, (282, 81, 322, 121))
+    read = [five, cocked]
+    s = Settler(lambda frame: read)
+    frames = still([1], 12, 11)
+    assert feed_all(s, frames) == [] and s.status.reason.startswith("a die is unsure")
+    s.answered([5, 2])
+    assert s.status.reason == "entered by hand" and s.status.dice == () and not s.status.armed
+    assert feed_all(s, frames, t0=5.0) == [] and s.status.reason == "entered by hand"  # (the die still in doubt)
+    read = [five, flat]  # (pushed flat: a hand passes, the picture moves)
+    reasons = []
+    for i, f in enumerate([hand_over(f) for f in frames[:3]] + frames):
+        assert s.feed(f, 10.0 + i / FPS) is None
+        reasons.append(s.status.reason)
+    assert "unchanged since the last answer" in reasons
+    read = [five, replace(flat, value=4)]  # (it fell on another face than entered: a new roll of that die)
+    assert [dice for _, dice in feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=15.0)] == [tuple(read)]
+    assert s.moved == (False, True)
+
+
+def test_values_entered_for_other_dice_than_in_view_answer_the_dice_as_read() -> None:
+    """Entered with as many values as dice in view, the values replace the readings, top to bottom:
+    the die in doubt then read as entered, after a hand passed, is no roll. With another number (the
+    dice in view are not the throw entered), or none known, the dice stay as read, and it is one."""
+    five, unsure = DieReading(5, (100.0, 100.0), 0.95, (80, 80, 120, 120)), DieReading(None, (300.0, 100.0), 0.3, (280, 80, 320, 120))
+    frames = still([1], 12, 11)
+    for values, rolls in (([5, 6], 0), ([5, 6, 1], 1), ([6, 5], 1), (None, 1)):
+        read = [five, unsure]
+        s = Settler(lambda frame: read)
+        feed_all(s, frames)
+        s.answered(values)
+        read = [five, replace(unsure, value=6, confidence=0.9)]
+        assert len(feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=5.0)) == rolls, values
+
+
+def test_a_held_throw_entered_while_the_dice_are_thrown_again_leaves_the_new_throw_a_roll() -> None:
+    """The operator enters the held throw while the players already throw again (the picture moving):
+    the entry is the throw held, and the new one, once at rest, is the camera's roll."""
+    read = [DieReading(5, (100.0, 100.0), 0.95, (80, 80, 120, 120)), DieReading(None, (300.0, 100.0), 0.3, (280, 80, 320, 120))]
+    s = Settler(lambda frame: read)
+    assert feed_all(s, still([1], 12, 11)) == [] and s.status.reason.startswith("a die is unsure")
+    moving = rolling([4, 2], 4, 22)
+    feed_all(s, moving[:2], t0=5.0)
+    s.answered([5, 2])
+    read = [DieReading(4, (600.0, 300.0), 0.9, (580, 280, 620, 320)), DieReading(2, (700.0, 500.0), 0.9, (680, 480, 720, 520))]
+    assert [dice for _, dice in feed_all(s, moving[2:] + still([4, 2], 12, 23), t0=5.2)] == [tuple(read)]
+
+
+def test_an_entry_before_any_picture_at_rest_changes_nothing() -> None:
+    s = Settler(armed=False)
+    s.answered([3])
+    assert len(feed_all(s, rolling([3], 2, 31) + still([3], 12, 32))) == 1  # (a throw: the camera's roll, as ever)
 
 
 def test_dice_left_where_they_lay_are_no_new_roll() -> None:

@@ -72,6 +72,30 @@ def test_reading_with_kept_dice_is_the_keep_then_the_roll(table, client):
     assert sorted(client.get("/api/view").json["dice"]) == [1, 4, 6, 6, 6]
 
 
+class EnteredByHand:
+    """The camera worker's side of a reading entered here (``CameraWorker.entered_by_hand``), recorded."""
+
+    def __init__(self) -> None:
+        self.entered: list = []
+
+    def entered_by_hand(self, values) -> None:
+        self.entered.append(values)
+
+
+def test_a_reading_the_table_takes_is_told_to_the_camera_and_a_refused_one_is_not(app, table, client):
+    """A throw the camera held for a die in doubt, entered here, is that throw for the camera's settler
+    (no second roll once the die is settled in place): the values go to the camera, top to bottom as
+    typed; with kept dice, none (not known in the dice in view's order); a refused reading, nothing."""
+    camera = app.extensions["refbox.camera"] = EnteredByHand()
+    assert client.post("/api/reading", json={"dice": [6]}, headers=pin()).json["accepted"]
+    assert client.post("/api/reading", json={"dice": [4, 4]}, headers=pin()).status_code == 422  # (pig: one die)
+    assert camera.entered == [[6]]
+    table.new_game({"game": "poker", "players": ["Ann", "Bob"]}).result(5)
+    assert client.post("/api/reading", json={"dice": [6, 6, 2, 3, 6]}, headers=pin()).json["accepted"]
+    assert client.post("/api/reading", json={"dice": [1, 4], "kept": [6, 6, 6]}, headers=pin()).json["accepted"]
+    assert camera.entered == [[6], [6, 6, 2, 3, 6], None]
+
+
 @pytest.mark.parametrize("body", [{"dice": [7]}, {"dice": "6"}, {"dice": [6], "x": 1}, {"dice": [True]},
                                   {"dice": [6], "kept": [0]}, {"kept": [6]}])
 def test_bad_reading_is_refused_naming_it(client, body):
