@@ -1,5 +1,6 @@
 """Renders the web pages for the docs: docs/img/web-*.png (and the control page's Camera panel
-holding a throw for an unsure die: web-camera-cocked.png).
+holding a throw for an unsure die: web-camera-cocked.png, and its Dice read panel filled in from
+the dice in view then: web-reading-from-view.png).
 
 A real table and journal (in a temporary folder), the real web app on a free local
 port, Debian's Chromium through Playwright. Run from the repository root:
@@ -147,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
             ctl.locator("#camera-state").filter(has_text="in view").wait_for()
             path = args.out / "web-camera-cocked.png"
             ctl.locator("#camera-panel").screenshot(path=str(path))
+            print(f"{path}: {path.stat().st_size // 1024} KB")
+            ctl.click("#reading-from-view")  # the Dice read panel, filled in from the dice in view
+            path = args.out / "web-reading-from-view.png"
+            ctl.locator("#reading-panel").screenshot(path=str(path))
             print(f"{path}: {path.stat().st_size // 1024} KB")
         finally:
             if worker is not None:

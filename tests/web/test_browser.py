@@ -383,6 +383,40 @@ def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
         panel.stop()
 
 
+def test_a_held_throw_is_entered_from_the_dice_in_view_and_the_die_settled_after_is_no_second_roll(page, tmp_path):
+    """While a die in doubt holds the throw, a button fills the dice read form with the dice in view, the
+    doubtful one's ? selected; a ? left in is refused, saying what to do; the values typed in its place
+    go to the game, and the camera's settler takes them as that throw: the die then settled in place
+    (the picture moving meanwhile) and read as entered reaches the game as no second roll."""
+    from tests.support import SetDiceReader, StillCamera, wait_until
+    from vision.synth import render_dice
+    from vision.types import DieReading
+
+    camera = StillCamera(render_dice([5], seed=1)[0], thrown=3)
+    reader = SetDiceReader([DieReading(3, (300.0, 300.0), 0.6, (270, 270, 330, 330))])
+    panel = CameraPanel(page, tmp_path, camera, reader, dice_confidence=0.7)
+    e = expect()
+    try:
+        e(page.locator("#camera-state")).to_contain_text("in view: 3? (? marks a die in doubt)")
+        e(page.locator("#in-view-row")).to_be_visible()
+        page.click("#reading-from-view")
+        e(page.locator("#reading-dice")).to_have_value("3?")
+        assert page.evaluate("[document.activeElement.id, document.activeElement.selectionStart, document.activeElement.selectionEnd]") == ["reading-dice", 0, 2]
+        page.click("#reading-form button[type=submit]")
+        e(page.locator("#answer")).to_have_text("put the value of each die marked ? in place of its ?, then confirm")
+        page.fill("#reading-dice", "4")
+        page.click("#reading-form button[type=submit]")
+        e(page.locator("#answer")).to_contain_text("accepted")
+        e(page.locator("#turn .turn-total .value")).to_have_text("4")
+        e(page.locator("#in-view-row")).to_be_hidden()
+        reader.readings = [DieReading(4, (301.0, 300.0), 0.9, (271, 270, 331, 330))]  # (settled in place, read as entered)
+        camera.throw(camera.picture)
+        assert wait_until(lambda: panel.worker.status["settling"] == "already reported")
+        assert panel.worker.status["readings"] == 0 and panel.served.table.view.data["turn_total"] == 4
+    finally:
+        panel.stop()
+
+
 def test_control_panel_says_that_dice_lying_since_the_start_wait_for_a_throw(page, tmp_path):
     """Dice that lay in the tray when the table started are not read (after a restart, the last roll):
     the panel says so, and what to do; once they are thrown, they are read."""

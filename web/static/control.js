@@ -151,8 +151,9 @@
 
   $("reading-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    const dice = parseDice($("reading-dice").value);
-    if (!dice) return say(S.bad_dice);
+    const text = $("reading-dice").value;
+    const dice = parseDice(text);
+    if (!dice) return say(text.includes("?") ? S.dice_in_doubt : S.bad_dice);
     post("/api/reading", { dice });
   });
 
@@ -203,11 +204,12 @@
 
   // The camera (GET /api/camera, every 2 s): connected or lost, and the table's answer
   // to its newest reading, so a throw the game did not take is not a silent mystery.
+  let inView = "";  // the dice in view while a die in doubt holds the throw, as the panel shows them ("5 ? 3?"); else empty
   async function showCamera() {
     let c;
     try { c = (await (await fetch("/api/camera", { credentials: "same-origin" })).json()).camera; } catch (_) { return; }
     $("camera-panel").hidden = !c;
-    if (!c) return;
+    if (!c) { inView = ""; $("in-view-row").hidden = true; return; }
     // the network that reads the dice, when the table chose another than the standard one
     // the network is named when it is not the standard one (a camera told auto names it once it has chosen the other)
     const network = c.dice_network && !["standard", "auto", "auto (standard)"].includes(c.dice_network) ? "; " + fmt(S.camera_network, { network: c.dice_network }) : "";
@@ -222,9 +224,11 @@
     const held = { "a die is unsure (cocked?)": S.camera_cocked, "a tile is unsure": S.camera_tile_unsure, "hand in the picture": S.camera_hand,
       "at rest since the camera started: waiting for a throw": S.camera_wait_throw }[c.settling];
     // the dice of that picture while a die holds the throw (in_view is empty otherwise), the doubtful ones marked: which die to settle
-    const inView = c.in_view && c.in_view.length
-      ? "; " + fmt(S.camera_in_view, { dice: c.in_view.map((d) => (d.sure ? String(d.value) : (d.value === null ? "" : d.value) + "?")).join(" ") }) : "";
-    $("camera-state").textContent = state + network + whole + (held && c.connected && !c.last_error ? "; " + held + inView : "");
+    const holding = Boolean(held && c.connected && !c.last_error);
+    inView = holding && c.in_view && c.in_view.length
+      ? c.in_view.map((d) => (d.sure ? String(d.value) : (d.value === null ? "" : d.value) + "?")).join(" ") : "";
+    $("in-view-row").hidden = !inView;
+    $("camera-state").textContent = state + network + whole + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "");
     const last = c.last;
     if (!last) { $("camera-last").textContent = ""; return; }
     const seen = last.kind === "tiles"
@@ -236,6 +240,17 @@
   }
   showCamera();
   setInterval(showCamera, 2000);
+
+  // A throw the camera holds for a die in doubt is entered by hand from the dice in view:
+  // the sure ones as read, each doubtful one as its reading and a ? (or a ? alone), the first
+  // ? selected, so that only the dice in doubt are typed (a ? left in is refused, saying so).
+  $("reading-from-view").addEventListener("click", () => {
+    const input = $("reading-dice");
+    input.value = inView;
+    input.focus();
+    const at = inView.search(/\S*\?/);
+    if (at >= 0) input.setSelectionRange(at, inView.indexOf("?", at) + 1);
+  });
 
   // the buttons and the event types follow the game (a new game changes them)
   let shownGame = null;
