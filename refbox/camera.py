@@ -156,6 +156,8 @@ class CameraWorker(threading.Thread):
         self.dice_reader = dice_reader or (lambda: camera_reader(self.dice_params))
         self._halt = threading.Event()
         self._by_hand: queue.SimpleQueue[list[int] | None] = queue.SimpleQueue()  # throws entered by hand, for the settler (entered_by_hand)
+        # the last picture, the dice read in it and which are read surely enough (GET /api/camera/picture); None before one
+        self.picture: tuple[Any, tuple[Any, ...], Callable[[Any], bool]] | None = None
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
@@ -225,6 +227,7 @@ class CameraWorker(threading.Thread):
             entered.append(self._by_hand.get())
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
+            self.picture = (frame, (), settler.sure)  # (tiles are not drawn: the frame alone)
             self.status["settling"] = tile_settler.reason
             self.status["in_view"] = []
             if tiles:
@@ -237,6 +240,7 @@ class CameraWorker(threading.Thread):
             for values in entered:
                 settler.answered(values)
             dice = settler.feed(frame, self.clock())
+            self.picture = (frame, settler.read, settler.sure)
             self.status["settling"] = settler.status.reason
             self.status["in_view"] = [{"value": d.value, "confidence": round(d.confidence, 2), "sure": settler.sure(d)} for d in settler.status.dice]
             self._parts(reader.reads_in_parts(frame.shape))

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import cv2
@@ -22,12 +22,17 @@ SURE = (40, 220, 40)  # BGR
 UNSURE = (30, 30, 230)
 
 
-def draw_dice(image: np.ndarray, readings: Iterable[DieReading]) -> np.ndarray:
-    """A copy of ``image`` with each die boxed and labelled (value and confidence; ``?`` when unsure)."""
+def draw_dice(image: np.ndarray, readings: Iterable[DieReading], sure: Callable[[DieReading], bool] | None = None) -> np.ndarray:
+    """A copy of ``image`` with each die boxed and labelled (value and confidence; ``?`` when unsure).
+
+    ``sure``: which dice are read surely enough (a settler's ``sure``, which asks a confidence of each
+    die); the others are drawn as unsure ones are, their value marked ``?`` (``3? 0.62``). Default: every
+    die read with a value."""
     out = image.copy()
     scale, thick = _pen(out)
     for r in readings:
-        colour = SURE if r.value is not None else UNSURE
+        doubtful = r.value is not None and sure is not None and not sure(r)
+        colour = SURE if r.value is not None and not doubtful else UNSURE
         cx, cy = int(round(r.center[0])), int(round(r.center[1]))
         if r.box is not None:
             x0, y0, x1, y1 = r.box
@@ -35,7 +40,7 @@ def draw_dice(image: np.ndarray, readings: Iterable[DieReading]) -> np.ndarray:
             x0, y0, x1, y1 = cx - 15, cy - 15, cx + 15, cy + 15
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
         cv2.drawMarker(out, (cx, cy), colour, cv2.MARKER_CROSS, int(8 * scale), thick)
-        text = f"{r.value if r.value is not None else '?'} {r.confidence:.2f}"
+        text = f"{r.value if r.value is not None else '?'}{'?' if doubtful else ''} {r.confidence:.2f}"
         if r.zone:
             text += f" {r.zone}"
         _label(out, text, (x0, max(int(14 * scale), y0 - 4)), colour, scale, thick)

@@ -269,6 +269,7 @@ class Settler:
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
         self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
         self._by_hand: tuple[DieReading, ...] | None = None  # the dice of the last throw entered by hand, as read then
+        self.read: tuple[DieReading, ...] = ()  # the dice read in the last picture (none while it moves: not read)
 
     def reset(self, reader: Reader | None = None) -> None:
         """Forget what the frames showed (after a camera reconnect; ``reader``: the new connection's
@@ -299,11 +300,12 @@ class Settler:
             if self._still is not None:
                 self._table, self._still = self._still, None
             self._history.clear()
+            self.read = ()
             self._armed = self._armed or still.compared  # (a first frame, with nothing to compare, arms nothing)
             self.status = SettleStatus(motion, True, False, 0, self._armed, "moving")
             return None
         self._still = still.picture
-        dice = tuple(self.reader(frame))
+        dice = self.read = tuple(self.reader(frame))
         k = still.picture.shape[1] / frame.shape[1]  # (frame pixels to the small copy's)
         boxes = [(x0 * k, y0 * k, x1 * k, y1 * k) for x0, y0, x1, y1 in (d.box for d in dice if d.box is not None)]
         if new_skin_fraction(still.picture, self._table, still.pixel_threshold, boxes) > self.hand_fraction:

@@ -130,15 +130,23 @@ def csrf_token() -> str:
     return token
 
 
-def require_control() -> None:
-    """For every state-changing request: the PIN header, or a login plus its CSRF token."""
+def require_operator() -> bool:
+    """For what only the operator may see (the camera's picture): the PIN header, or a login. True
+    when it was the PIN header (which needs no CSRF token)."""
     if not _pin():
         raise Refused(403, "control is off: no control PIN is configured (web.pin)")
     if "X-Refbox-Pin" in request.headers:
         check_pin(request.headers["X-Refbox-Pin"])
-        return
+        return True
     if not logged_in():
         raise Refused(403, "not allowed: log in at /login with the control PIN, or send the PIN in X-Refbox-Pin")
+    return False
+
+
+def require_control() -> None:
+    """For every state-changing request: the PIN header, or a login plus its CSRF token."""
+    if require_operator():
+        return
     given = request.headers.get("X-CSRF-Token") or request.form.get("csrf", "")
     if not given or not hmac.compare_digest(given.encode(), str(session.get("csrf", "")).encode()):
         raise Refused(403, "missing or wrong CSRF token (header X-CSRF-Token)")

@@ -110,6 +110,43 @@ def camera() -> Any:
     return jsonify({"camera": st})
 
 
+PICTURE_WIDTH = 960
+"""The widest ``GET /api/camera/picture`` sends the camera's picture (pixels; a smaller one as it is)."""
+
+
+@bp.get("/api/camera/picture")
+def camera_picture() -> Any:
+    """The camera's last picture, a JPEG at most :data:`PICTURE_WIDTH` pixels wide, with the dice read
+    in it boxed and labelled (``vision.annotate.draw_dice``: green when read surely enough for a
+    throw, red with a ``?`` when not), so that the operator sees which die is in doubt and what the
+    camera sees of the table. The operator's only (a login, or the PIN in ``X-Refbox-Pin``): it
+    shows the players. 404 with the reason when the table has no camera or it gave no picture yet."""
+    import cv2
+
+    from vision.annotate import draw_dice
+
+    from .auth import Refused, refusal, require_operator
+
+    try:
+        require_operator()
+    except Refused as exc:
+        return refusal(exc)
+    worker = current_app.extensions.get("refbox.camera")
+    picture = None if worker is None else worker.picture
+    if picture is None:
+        why = "this table has no camera" if worker is None else "the camera has given no picture yet"
+        return jsonify({"accepted": False, "reason": why}), 404
+    frame, dice, sure = picture
+    out = draw_dice(frame, dice, sure)
+    if out.shape[1] > PICTURE_WIDTH:
+        k = PICTURE_WIDTH / out.shape[1]
+        out = cv2.resize(out, (PICTURE_WIDTH, max(1, round(out.shape[0] * k))), interpolation=cv2.INTER_AREA)
+    ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not ok:  # (OpenCV could not encode it: said, not a broken picture)
+        return jsonify({"accepted": False, "reason": f"the camera's picture ({frame.shape}) could not be encoded"}), 500
+    return Response(jpeg.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
 def _message(kind: str, pos: Position, data: str) -> str:
     return f"id: {pos}\nevent: {kind}\ndata: {data}\n\n"
 

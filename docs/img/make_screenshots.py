@@ -1,6 +1,6 @@
 """Renders the web pages for the docs: docs/img/web-*.png (and the control page's Camera panel
-holding a throw for an unsure die: web-camera-cocked.png, and its Dice read panel filled in from
-the dice in view then: web-reading-from-view.png).
+holding a throw for an unsure die: web-camera-cocked.png, and showing its picture then:
+web-camera-picture.png; its Dice read panel filled in from the dice in view: web-reading-from-view.png).
 
 A real table and journal (in a temporary folder), the real web app on a free local
 port, Debian's Chromium through Playwright. Run from the repository root:
@@ -95,9 +95,16 @@ def cocked_camera(served: Served) -> Any:
     from tests.support import SetDiceReader, StillCamera
     from vision.types import DieReading
 
-    reader = SetDiceReader([DieReading(5, (100.0, 100.0), 0.95, (70, 70, 130, 130)), DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330)),
-                            DieReading(3, (500.0, 300.0), 0.6, (470, 270, 530, 330))])
-    worker = CameraWorker(lambda: StillCamera(thrown=3), served.table, interval=0.05, dice_reader=lambda: reader, dice_confidence=0.7)  # (thrown: a settler starts disarmed)
+    import numpy as np
+
+    from vision.synth import draw_die
+
+    reader = SetDiceReader([DieReading(5, (420.0, 300.0), 0.95, (385, 265, 455, 335)), DieReading(None, (640.0, 400.0), 0.3, (595, 355, 685, 445)),
+                            DieReading(3, (860.0, 300.0), 0.6, (825, 265, 895, 335))])
+    table = np.full((720, 1280, 3), (40, 110, 40), np.uint8)  # (the dice it reads so, drawn: the picture the Camera panel shows)
+    for value, centre, angle in ((5, (420, 300), 0.0), (2, (640, 400), 40.0), (3, (860, 300), 10.0)):
+        draw_die(table, value, centre, 64, angle)
+    worker = CameraWorker(lambda: StillCamera(table, thrown=3), served.table, interval=0.05, dice_reader=lambda: reader, dice_confidence=0.7)  # (thrown: a settler starts disarmed)
     served.app.extensions["refbox.camera"] = worker
     worker.start()
     end = time.monotonic() + 30
@@ -152,6 +159,11 @@ def main(argv: list[str] | None = None) -> int:
             ctl.click("#reading-from-view")  # the Dice read panel, filled in from the dice in view
             path = args.out / "web-reading-from-view.png"
             ctl.locator("#reading-panel").screenshot(path=str(path))
+            print(f"{path}: {path.stat().st_size // 1024} KB")
+            ctl.click("#camera-show")  # the Camera panel showing the picture, the dice read in it boxed
+            ctl.wait_for_function("document.getElementById('camera-picture').complete && document.getElementById('camera-picture').naturalWidth > 0")
+            path = args.out / "web-camera-picture.png"
+            ctl.locator("#camera-panel").screenshot(path=str(path))
             print(f"{path}: {path.stat().st_size // 1024} KB")
         finally:
             if worker is not None:

@@ -252,6 +252,8 @@ def test_the_camera_says_when_an_unsure_die_holds_the_throw(tmp_path):
         assert wait_until(lambda: reader.looks >= looked + 10)  # (at rest long since: still held)
         assert worker.status["readings"] == 0 and worker.status["settling"] == "a die is unsure (cocked?)"
         assert worker.status["in_view"] == [{"value": None, "confidence": 0.3, "sure": False}]  # (which die: the control page shows it)
+        frame, seen, sure = worker.picture  # (and the picture it was read in, for GET /api/camera/picture)
+        assert frame.shape == (720, 1280, 3) and seen == tuple(reader.readings) and not sure(seen[0])
         assert table.session.applied == 0
         reader.readings = [DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))]  # (settled, and read)
         assert wait_until(lambda: worker.status["last"] is not None and worker.status["last"]["accepted"])

@@ -110,6 +110,9 @@ def test_cocked_die_blocks_the_roll() -> None:
     assert s.status.reason.startswith("a die is unsure")
     assert s.status.dice == tuple(reader(still([1], 1, 11)[0]))  # (which die holds it: the players are shown)
     assert [s.sure(d) for d in s.status.dice] == [True, False]
+    assert s.read == s.status.dice  # (the dice of the last picture, for a person to see)
+    s.feed(rolling([1], 1, 12)[0], 5.0)
+    assert s.read == ()  # (moving: not read)
 
 
 def test_a_die_read_less_surely_than_the_settler_asks_holds_the_roll() -> None:

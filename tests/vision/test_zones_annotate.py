@@ -60,6 +60,17 @@ def test_draw_dice_marks_sure_and_unsure() -> None:
     assert out[30, 150, 2] > 150  # red box round the unsure one
 
 
+def test_draw_dice_marks_a_die_read_less_surely_than_asked_as_in_doubt() -> None:
+    """With a settler's ``sure``, a die read with a value but not surely enough is drawn red, like an unsure one."""
+    img = np.zeros((100, 200, 3), np.uint8)
+    dice = [DieReading(4, (50.0, 50.0), 0.9, (30, 30, 70, 70)), DieReading(3, (150.0, 50.0), 0.62, (130, 30, 170, 70))]
+    out = draw_dice(img, dice, sure=lambda d: d.confidence >= 0.7)
+    assert out[30, 50, 1] > 150 and out[30, 50, 2] < 100  # green: read surely enough
+    assert out[30, 150, 2] > 150 and out[30, 150, 1] < 100  # red: in doubt
+    plain = draw_dice(img, dice)
+    assert plain[30, 150, 1] > 150  # (without one, every die read with a value is sure)
+
+
 def test_annotate_files_writes_pictures(tmp_path: Path) -> None:
     results = annotate_files([SAMPLES / "face-3.jpg"], tmp_path)
     assert (tmp_path / "face-3.png").exists()

@@ -96,6 +96,44 @@ def test_a_reading_the_table_takes_is_told_to_the_camera_and_a_refused_one_is_no
     assert camera.entered == [[6], [6, 6, 2, 3, 6], None]
 
 
+class Pictured:
+    """A camera worker's last picture (``CameraWorker.picture``) and nothing else."""
+
+    def __init__(self, picture) -> None:
+        self.picture = picture
+
+
+def test_the_cameras_picture_is_the_operators_with_the_dice_boxed(app, client):
+    """``GET /api/camera/picture``: the last picture, at most 960 px wide, each die boxed (green when sure
+    enough, red when in doubt); for a login or the PIN only; without a camera or a picture, 404 saying so."""
+    import cv2
+    import numpy as np
+
+    from vision.types import DieReading
+
+    assert client.get("/api/camera/picture", headers=pin()).status_code == 404
+    assert "no camera" in client.get("/api/camera/picture", headers=pin()).json["reason"]
+    app.extensions["refbox.camera"] = Pictured(None)
+    assert "no picture yet" in client.get("/api/camera/picture", headers=pin()).json["reason"]
+    frame = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    dice = (DieReading(5, (200.0, 200.0), 0.95, (160, 160, 240, 240)), DieReading(3, (800.0, 400.0), 0.6, (760, 360, 840, 440)))
+    app.extensions["refbox.camera"] = Pictured((frame, dice, lambda d: d.confidence >= 0.7))
+    r = client.get("/api/camera/picture")
+    assert r.status_code == 403 and "log in" in r.json["reason"]
+    assert client.get("/api/camera/picture", headers=pin("0000")).status_code == 403
+    r = client.get("/api/camera/picture", headers=pin())
+    assert r.status_code == 200 and r.mimetype == "image/jpeg" and r.headers["Cache-Control"] == "no-store"
+    out = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+    assert out.shape == (540, 960, 3)
+    k = 960 / 1280
+    sure, doubt = out[round(160 * k), round(200 * k)], out[round(360 * k), round(800 * k)]  # (the top edge of each box)
+    assert sure[1] > 150 and sure[2] < 120 and doubt[2] > 150 and doubt[1] < 120
+    assert abs(out[20, 20].astype(int) - [40, 110, 40]).max() < 12  # (the table as the camera saw it)
+    app.config["CONTROL_PIN"] = ""  # (no PIN configured: control is off, and so is the picture)
+    r = client.get("/api/camera/picture", headers=pin())
+    assert r.status_code == 403 and "control is off" in r.json["reason"]
+
+
 @pytest.mark.parametrize("body", [{"dice": [7]}, {"dice": "6"}, {"dice": [6], "x": 1}, {"dice": [True]},
                                   {"dice": [6], "kept": [0]}, {"kept": [6]}])
 def test_bad_reading_is_refused_naming_it(client, body):

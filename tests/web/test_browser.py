@@ -399,6 +399,13 @@ def test_a_held_throw_is_entered_from_the_dice_in_view_and_the_die_settled_after
     try:
         e(page.locator("#camera-state")).to_contain_text("in view: 3? (? marks a die in doubt)")
         e(page.locator("#in-view-row")).to_be_visible()
+        e(page.locator("#camera-picture")).to_be_hidden()
+        page.click("#camera-show")  # (the picture the die in doubt was read in, boxed: which die)
+        e(page.locator("#camera-picture")).to_be_visible()
+        e(page.locator("#camera-show")).to_have_text("Hide the picture")
+        page.wait_for_function("document.getElementById('camera-picture').complete && document.getElementById('camera-picture').naturalWidth === 960")
+        page.click("#camera-show")
+        e(page.locator("#camera-picture")).to_be_hidden()
         page.click("#reading-from-view")
         e(page.locator("#reading-dice")).to_have_value("3?")
         assert page.evaluate("[document.activeElement.id, document.activeElement.selectionStart, document.activeElement.selectionEnd]") == ["reading-dice", 0, 2]

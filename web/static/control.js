@@ -241,6 +241,22 @@
   showCamera();
   setInterval(showCamera, 2000);
 
+  // The camera's last picture, the dice read in it boxed (GET /api/camera/picture), shown on asking
+  // and fetched again every 2 s while shown: which die is in doubt, and what the camera sees.
+  let picture = false;
+  function showPicture() {
+    const img = $("camera-picture");
+    img.hidden = !picture;
+    if (picture) img.src = "/api/camera/picture?t=" + Date.now();
+  }
+  $("camera-show").addEventListener("click", () => {
+    picture = !picture;
+    $("camera-show").textContent = picture ? S.camera_hide : S.camera_show;
+    $("camera-show").setAttribute("aria-expanded", String(picture));
+    showPicture();
+  });
+  setInterval(() => { if (picture && !$("camera-panel").hidden) showPicture(); }, 2000);
+
   // A throw the camera holds for a die in doubt is entered by hand from the dice in view:
   // the sure ones as read, each doubtful one as its reading and a ? (or a ? alone), the first
   // ? selected, so that only the dice in doubt are typed (a ? left in is refused, saying so).
