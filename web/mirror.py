@@ -118,12 +118,13 @@ PICTURE_WIDTH = 960
 def camera_picture() -> Any:
     """The camera's last picture, a JPEG at most :data:`PICTURE_WIDTH` pixels wide, with the dice read
     in it boxed and labelled (``vision.annotate.draw_dice``: green when read surely enough for a
-    throw, red with a ``?`` when not), so that the operator sees which die is in doubt and what the
-    camera sees of the table. The operator's only (a login, or the PIN in ``X-Refbox-Pin``): it
+    throw, red with a ``?`` when not) and the calibration's zones outlined and named, its ignored
+    areas greyed (``camera.zones``; ``vision.annotate.draw_zones``), so that the operator sees which
+    die is in doubt, what the camera sees of the table, and whether the calibration fits it. The operator's only (a login, or the PIN in ``X-Refbox-Pin``): it
     shows the players. 404 with the reason when the table has no camera or it gave no picture yet."""
     import cv2
 
-    from vision.annotate import draw_dice
+    from vision.annotate import draw_dice, draw_zones
 
     from .auth import Refused, refusal, require_operator
 
@@ -137,7 +138,8 @@ def camera_picture() -> Any:
         why = "this table has no camera" if worker is None else "the camera has given no picture yet"
         return jsonify({"accepted": False, "reason": why}), 404
     frame, dice, sure = picture
-    out = draw_dice(frame, dice, sure)
+    zones = getattr(worker, "zones", None)  # (a calibration: its zones and ignored areas drawn, to check it against the picture)
+    out = draw_dice(frame if zones is None else draw_zones(frame, zones), dice, sure)
     if out.shape[1] > PICTURE_WIDTH:
         k = PICTURE_WIDTH / out.shape[1]
         out = cv2.resize(out, (PICTURE_WIDTH, max(1, round(out.shape[0] * k))), interpolation=cv2.INTER_AREA)

@@ -97,15 +97,16 @@ def test_a_reading_the_table_takes_is_told_to_the_camera_and_a_refused_one_is_no
 
 
 class Pictured:
-    """A camera worker's last picture (``CameraWorker.picture``) and nothing else."""
+    """A camera worker's last picture (``CameraWorker.picture``) and its calibration (``zones``), nothing else."""
 
-    def __init__(self, picture) -> None:
-        self.picture = picture
+    def __init__(self, picture, zones=None) -> None:
+        self.picture, self.zones = picture, zones
 
 
 def test_the_cameras_picture_is_the_operators_with_the_dice_boxed(app, client):
     """``GET /api/camera/picture``: the last picture, at most 960 px wide, each die boxed (green when sure
-    enough, red when in doubt); for a login or the PIN only; without a camera or a picture, 404 saying so."""
+    enough, red when in doubt), a calibration's zones drawn; for a login or the PIN only; without a camera
+    or a picture, 404 saying so."""
     import cv2
     import numpy as np
 
@@ -129,6 +130,17 @@ def test_the_cameras_picture_is_the_operators_with_the_dice_boxed(app, client):
     sure, doubt = out[round(160 * k), round(200 * k)], out[round(360 * k), round(800 * k)]  # (the top edge of each box)
     assert sure[1] > 150 and sure[2] < 120 and doubt[2] > 150 and doubt[1] < 120
     assert abs(out[20, 20].astype(int) - [40, 110, 40]).max() < 12  # (the table as the camera saw it)
+    from vision.annotate import IGNORED, ZONE
+    from vision.zones import Zones
+
+    zones = Zones.from_calibration({"size": [1280, 720], "zones": {"kept": [[960, 80], [1240, 80], [1240, 640], [960, 640]]},
+                                    "ignore": [[[0, 560], [400, 560], [400, 720], [0, 720]]]})
+    app.extensions["refbox.camera"] = Pictured((frame, dice, lambda d: d.confidence >= 0.7), zones)
+    out = cv2.imdecode(np.frombuffer(client.get("/api/camera/picture", headers=pin()).data, np.uint8), cv2.IMREAD_COLOR)
+    edge = out[round(360 * k), round(960 * k)].astype(int)  # (the kept zone's outline, where the calibration puts it: the table's 40 of blue gone)
+    assert edge[0] > 120 and abs(edge - ZONE).max() < 60 and out[round(360 * k), round(1100 * k), 0] < 80
+    grey = (np.array([40, 110, 40]) + IGNORED) / 2
+    assert abs(out[round(700 * k), round(300 * k)].astype(int) - grey).max() < 12  # (the ignored area, greyed)
     app.config["CONTROL_PIN"] = ""  # (no PIN configured: control is off, and so is the picture)
     r = client.get("/api/camera/picture", headers=pin())
     assert r.status_code == 403 and "control is off" in r.json["reason"]
