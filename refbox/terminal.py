@@ -86,17 +86,33 @@ class TerminalUI:
             if ch == "q":
                 os.kill(os.getpid(), 2)
                 return
-            if ch in "123456" and ch:
-                fut = self.table.submit({"type": "roll", "dice": [int(ch)]}, "cli")
-            elif ch in keys:
-                presser = self.devices.presser
-                fut = presser(keys[ch]) if presser is not None else self.table.press(keys[ch], "cli")
-            else:
+            fut = self.key(ch, keys)
+            if fut is None:
                 continue
             try:
                 print(self.answer(fut.result(5)), flush=True)
             except Exception as exc:
                 print(self._("error: {error}").format(error=exc), flush=True)
+
+    def key(self, ch: str, keys: dict[str, str]) -> Any:
+        """The table's answer (a future) to one key: ``1``-``6`` a roll of that die entered by hand,
+        which the camera is told of once the table takes it (a throw it held for a die in doubt is
+        this one, as from the control page: ``refbox.camera.CameraWorker.entered_by_hand``); a key of
+        ``keys`` its button pressed; None for any other key."""
+        if ch and ch in "123456":
+            fut = self.table.submit({"type": "roll", "dice": [int(ch)]}, "cli")
+            camera = getattr(self.devices, "camera", None)
+            if camera is not None:
+                def tell(done: Any) -> None:
+                    if done.exception() is None and done.result().accepted:
+                        camera.entered_by_hand([int(ch)])
+
+                fut.add_done_callback(tell)
+            return fut
+        if ch in keys:
+            presser = self.devices.presser
+            return presser(keys[ch]) if presser is not None else self.table.press(keys[ch], "cli")
+        return None
 
     def help_line(self, keys: dict[str, str]) -> str:
         """The keys, with each button's name in the language.

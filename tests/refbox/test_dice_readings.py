@@ -292,6 +292,34 @@ def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_sett
         table.stop()
 
 
+def test_a_roll_keyed_in_the_simulation_terminal_is_told_to_the_camera_once_taken(tmp_path):
+    """``refbox run --sim``'s keys 1-6 enter a roll by hand, as the control page's dice read does: the camera
+    is told once the table takes it (a throw it held is this one), not when the table refuses it."""
+    from refbox.terminal import TerminalUI, key_map
+
+    class Camera:
+        def __init__(self) -> None:
+            self.entered: list = []
+
+        def entered_by_hand(self, values) -> None:
+            self.entered.append(values)
+
+    class Devices:
+        camera, presser = Camera(), None
+
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "poker", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+    try:
+        ui = TerminalUI(table, Devices(), keyboard=False)
+        keys = key_map(ui._buttons())
+        assert not ui.key("5", keys).result(5).accepted  # (poker throws five dice: one is refused)
+        table.new_game({"game": "pig", "players": ["Ann", "Bob"]}).result(5)
+        assert ui.key("5", keys).result(5).accepted and ui.key("x", keys) is None
+        assert wait_until(lambda: Devices.camera.entered == [[5]])
+    finally:
+        table.stop()
+
+
 def test_a_die_read_less_surely_than_camera_dice_confidence_holds_the_throw(tmp_path):
     """``camera.dice_confidence`` reaches the camera's settler: a die read at 0.75 holds the throw
     of a camera asking 0.8, as an unsure one does; read at 0.9, the throw is taken."""
