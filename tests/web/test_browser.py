@@ -404,8 +404,10 @@ def test_a_held_throw_is_entered_from_the_dice_in_view_and_the_die_settled_after
         e(page.locator("#camera-picture")).to_be_visible()
         e(page.locator("#camera-show")).to_have_text("Hide the picture")
         page.wait_for_function("document.getElementById('camera-picture').complete && document.getElementById('camera-picture').naturalWidth === 960")
+        e(page.locator("#camera-panel")).to_have_class(re.compile(r"\bwide\b"))  # (as wide as the page: the dice legible)
         page.click("#camera-show")
         e(page.locator("#camera-picture")).to_be_hidden()
+        e(page.locator("#camera-panel")).not_to_have_class(re.compile(r"\bwide\b"))
         page.click("#reading-from-view")
         e(page.locator("#reading-dice")).to_have_value("3?")
         assert page.evaluate("[document.activeElement.id, document.activeElement.selectionStart, document.activeElement.selectionEnd]") == ["reading-dice", 0, 2]

@@ -247,6 +247,7 @@
   function showPicture() {
     const img = $("camera-picture");
     img.hidden = !picture;
+    $("camera-panel").classList.toggle("wide", picture);  // (the picture as wide as the page: its dice legible)
     if (picture) img.src = "/api/camera/picture?t=" + Date.now();
   }
   $("camera-show").addEventListener("click", () => {
