@@ -69,6 +69,7 @@ import numpy as np
 
 from .dice_model import network_path
 from .pixels import channel_max, halved
+from .settle import moved_dice
 from .types import DieReading
 
 CONFIDENCE_THRESHOLD = 0.5
@@ -992,17 +993,14 @@ def _before(seen: _Frames, in_parts: bool) -> Look | None:
 
 def _same_dice(a: Sequence[DieReading], b: Sequence[DieReading]) -> bool:
     """Did two looks read the same dice: as many, each of ``a`` of the value (or unsure) of one of ``b`` whose
-    centre lies within a third of its die's size of it (each die of ``b`` matched once)?"""
-    if len(a) != len(b):
-        return False
-    left = list(b)
-    for r in a:
-        reach = max(r.box[2] - r.box[0], r.box[3] - r.box[1]) / 3 if r.box is not None else 4.0
-        near = next((k for k, q in enumerate(left) if q.value == r.value and hypot(q.center[0] - r.center[0], q.center[1] - r.center[1]) <= reach + 1), None)
-        if near is None:
-            return False
-        left.pop(near)
-    return True
+    centre lies within a third of its die's size of it and a pixel (each die of ``b`` matched once; the
+    settler's matching, :func:`vision.settle.moved_dice`, nearer than it matches a die moved)?"""
+    return len(a) == len(b) and not any(moved_dice(b, a, reach=_looks_reach))
+
+
+def _looks_reach(r: DieReading) -> float:
+    """How near a die of one look the same die of another lies (:func:`_same_dice`): a third of its size and a pixel."""
+    return (max(r.box[2] - r.box[0], r.box[3] - r.box[1]) / 3 if r.box is not None else 4.0) + 1
 
 
 def in_changed_parts(look: Look) -> bool:

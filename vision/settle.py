@@ -382,9 +382,13 @@ class Settler:
         return len(a) == len(b) and not any(moved_dice(b, a, self.max_shift))
 
 
-def moved_dice(before: Sequence[DieReading], after: Sequence[DieReading], max_shift: float = 0.35) -> list[bool]:
+def moved_dice(
+    before: Sequence[DieReading], after: Sequence[DieReading], max_shift: float = 0.35, reach: Callable[[DieReading], float] | None = None
+) -> list[bool]:
     """For each die of ``after``: True unless a die of ``before`` of the same value lay
-    within ``max_shift`` of its size of it (each die of ``before`` matches once).
+    within ``max_shift`` of its size of it, and 2 pixels (a die without a box: 20 pixels wide),
+    each die of ``before`` matching once. ``reach``: how near instead, for each die of ``after``
+    (a camera's reader asks whether its looks read the same dice so: ``vision.dice._same_dice``).
 
     >>> a = DieReading(3, (100.0, 100.0), 0.9, (90, 90, 110, 110))
     >>> moved_dice([a], [a, DieReading(5, (300.0, 100.0), 0.9, (290, 90, 310, 110))])
@@ -393,11 +397,15 @@ def moved_dice(before: Sequence[DieReading], after: Sequence[DieReading], max_sh
     left = list(before)
     out = []
     for d in after:
-        size = 20.0
-        if d.box is not None:
-            size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 4)
+        if reach is not None:
+            far = reach(d)
+        else:
+            size = 20.0
+            if d.box is not None:
+                size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 4)
+            far = max_shift * size + 2
         near = next((i for i, e in enumerate(left) if e.value == d.value
-                     and np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) <= max_shift * size + 2), None)
+                     and np.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) <= far), None)
         if near is not None:
             left.pop(near)
         out.append(near is None)
