@@ -20,6 +20,20 @@ frames (:class:`vision.dice.ChoosingReader`): ``vision.dice.CHOOSE``, written ou
 module loads without OpenCV (a test holds the two together)."""
 
 
+def tell_when_taken(camera: Any, answer: Any, values: Sequence[int] | None) -> None:
+    """Once the table takes a throw entered by hand (``answer``, the table's future for it), tell ``camera``
+    (a :class:`CameraWorker`; None: no camera) with its ``values`` (:meth:`CameraWorker.entered_by_hand`);
+    a throw the table refuses, or fails to record, is not told."""
+    if camera is None:
+        return
+
+    def tell(done: Any) -> None:
+        if not done.cancelled() and done.exception() is None and done.result().accepted:
+            camera.entered_by_hand(values)
+
+    answer.add_done_callback(tell)
+
+
 def open_source(spec: str, *, hold_frames: int = 30) -> Any:
     """``usb:0`` / ``usb:/dev/video2``, ``picamera``, ``folder:PATH`` (images or a video file).
 

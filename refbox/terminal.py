@@ -11,6 +11,8 @@ import threading
 import tty
 from typing import Any
 
+from .camera import tell_when_taken
+
 log = logging.getLogger(__name__)
 
 
@@ -101,13 +103,7 @@ class TerminalUI:
         ``keys`` its button pressed; None for any other key."""
         if ch and ch in "123456":
             fut = self.table.submit({"type": "roll", "dice": [int(ch)]}, "cli")
-            camera = getattr(self.devices, "camera", None)
-            if camera is not None:
-                def tell(done: Any) -> None:
-                    if done.exception() is None and done.result().accepted:
-                        camera.entered_by_hand([int(ch)])
-
-                fut.add_done_callback(tell)
+            tell_when_taken(getattr(self.devices, "camera", None), fut, [int(ch)])
             return fut
         if ch in keys:
             presser = self.devices.presser

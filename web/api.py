@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from refbox.camera import tell_when_taken
 from rules.game import KEPT_ZONE
 
 from .auth import Refused, refusal, require_control
@@ -144,20 +145,13 @@ def reading() -> Any:
         raise bad
     dice, kept = values("dice"), values("kept")
     if "kept" not in data:
-        return _by_hand(_table().reading(dice), dice)
-    entries = [{"value": d, "zone": KEPT_ZONE} for d in kept] + [{"value": d, "zone": None} for d in dice]
-    return _by_hand(_table().reading(entries), None)
-
-
-def _by_hand(future: "concurrent.futures.Future[Any]", values: list[int] | None) -> Any:
-    """:func:`_answer` of a reading entered here; once the table took it, the camera is told (a throw it
-    held for a die in doubt is this one: ``refbox.camera.CameraWorker.entered_by_hand``; ``values``, the
-    dice in view's values top to bottom when the reading is of them alone, None when not known so)."""
-    response = _answer(future)
-    worker = current_app.extensions.get("refbox.camera")
-    if worker is not None and future.done() and not future.exception() and future.result().accepted:
-        worker.entered_by_hand(values)
-    return response
+        answer = _table().reading(dice)
+    else:
+        answer = _table().reading([{"value": d, "zone": KEPT_ZONE} for d in kept] + [{"value": d, "zone": None} for d in dice])
+    # once the table takes it, the camera is told: a throw it held for a die in doubt is this one (the values
+    # top to bottom when the reading is of the dice in view alone; with kept dice, not known so)
+    tell_when_taken(current_app.extensions.get("refbox.camera"), answer, dice if "kept" not in data else None)
+    return _answer(answer)
 
 
 @bp.get("/buttons")

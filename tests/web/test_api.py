@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+from tests.support import wait_until
 from web import create_app
 
 from .conftest import pin
@@ -89,11 +90,11 @@ def test_a_reading_the_table_takes_is_told_to_the_camera_and_a_refused_one_is_no
     camera = app.extensions["refbox.camera"] = EnteredByHand()
     assert client.post("/api/reading", json={"dice": [6]}, headers=pin()).json["accepted"]
     assert client.post("/api/reading", json={"dice": [4, 4]}, headers=pin()).status_code == 422  # (pig: one die)
-    assert camera.entered == [[6]]
+    assert wait_until(lambda: camera.entered == [[6]])  # (told from the table's thread, once it has taken it)
     table.new_game({"game": "poker", "players": ["Ann", "Bob"]}).result(5)
     assert client.post("/api/reading", json={"dice": [6, 6, 2, 3, 6]}, headers=pin()).json["accepted"]
     assert client.post("/api/reading", json={"dice": [1, 4], "kept": [6, 6, 6]}, headers=pin()).json["accepted"]
-    assert camera.entered == [[6], [6, 6, 2, 3, 6], None]
+    assert wait_until(lambda: camera.entered == [[6], [6, 6, 2, 3, 6], None])
 
 
 class Pictured:
