@@ -141,7 +141,7 @@ class CameraWorker(threading.Thread):
     not come is no mystery at the table: ``a die is unsure (cocked?)`` (it holds the roll until
     someone settles the die or enters the throw by hand), ``hand in the picture``, ``moving``,
     ``settling``, ``waiting for agreement``, ``already reported``, ``entered by hand`` (the throw it held
-    was entered on the control page: :meth:`entered_by_hand`), ``at rest since the camera started:
+    was entered by hand: :meth:`entered_by_hand`, :meth:`heard`), ``at rest since the camera started:
     waiting for a throw`` (its settler starts disarmed, and is kept through a reconnect:
     ``vision.settle.Settler``'s ``armed`` and ``reset``), ... (``vision.settle.SettleStatus``'s
     reasons; a domino table's, ``vision.tile_settle.TileSettler.reason``, ``a tile is unsure`` among them).
@@ -177,16 +177,34 @@ class CameraWorker(threading.Thread):
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
                                        "settling": None, "in_view": []}
 
+    def start(self) -> None:
+        """Start reading, and hear the table (:meth:`heard`) while it runs."""
+        self.table.listeners.append(self.heard)
+        super().start()
+
     def stop(self) -> None:
         self._halt.set()
         self.join(timeout=5)
+        if self.heard in self.table.listeners:
+            self.table.listeners.remove(self.heard)
 
     def entered_by_hand(self, values: Sequence[int] | None) -> None:
-        """A throw the table took from the control page's dice read (``POST /api/reading``): the dice
-        settler is told before its next picture (:meth:`vision.settle.Settler.answered`: the dice of its
-        last picture at rest are that throw, ``values`` top to bottom when as many; None, as read), so
-        that a die in doubt then settled in place is no second roll. Any thread may call it."""
+        """A throw the table took that was entered by hand: the dice settler is told before its next
+        picture (:meth:`vision.settle.Settler.answered`: the dice of its last picture at rest are that
+        throw, ``values`` top to bottom when as many; None, as read), so that a die in doubt then settled
+        in place is no second roll. Any thread may call it: the control page's dice read (``POST
+        /api/reading``, whose events are the camera's) does once the table takes it; a roll of anyone
+        else's reaches it through :meth:`heard`."""
         self._by_hand.put(None if values is None else list(values))
+
+    def heard(self, result: Any) -> None:
+        """The table's answer to one event (a ``refbox.table.Table`` listener, on the table's loop while
+        the camera runs): a ``roll`` it takes from anyone but the camera (an event of the control page or
+        the API, a key of the ``--sim`` terminal, a keypad button) is a throw entered by hand, with its
+        dice (:meth:`entered_by_hand`)."""
+        event = result.event
+        if result.accepted and event.get("type") == "roll" and event.get("source") != "camera":
+            self.entered_by_hand(event.get("dice"))
 
     def run(self) -> None:
         from vision.settle import Settler

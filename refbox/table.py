@@ -181,7 +181,7 @@ class Table:
         self.rejected = 0
         self.damage: list[dict[str, Any]] = []  # journal damage found and cut at start-up
         self.ticks = 0  # loop iterations (the watchdog checks they advance)
-        self.listeners: list[Callable[[Result], None]] = []
+        self.listeners: list[Callable[[Result], None]] = []  # told each result, on the loop (a running camera: CameraWorker.heard)
         self.proposals: list[dict[str, Any]] = []  # camera readings awaiting the operator
         self.selected = 0  # the proposal the keypad's CONFIRM button plays (CHOOSE moves it)
         self.tick_hooks: list[Callable[[], None]] = []  # called from the loop each tick (keypad long presses)
@@ -320,7 +320,7 @@ class Table:
             result = Result(False, dict(event) if isinstance(event, Mapping) else {"not_an_object": event}, str(exc))
         else:
             result = Result(True, ev.to_dict(), seq=seq)
-        for listener in self.listeners:
+        for listener in tuple(self.listeners):  # (a camera starting or stopping meanwhile adds or removes itself)
             listener(result)
         return result
 

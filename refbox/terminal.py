@@ -11,7 +11,6 @@ import threading
 import tty
 from typing import Any
 
-from .camera import tell_when_taken
 
 log = logging.getLogger(__name__)
 
@@ -97,14 +96,11 @@ class TerminalUI:
                 print(self._("error: {error}").format(error=exc), flush=True)
 
     def key(self, ch: str, keys: dict[str, str]) -> Any:
-        """The table's answer (a future) to one key: ``1``-``6`` a roll of that die entered by hand,
-        which the camera is told of once the table takes it (a throw it held for a die in doubt is
-        this one, as from the control page: ``refbox.camera.CameraWorker.entered_by_hand``); a key of
-        ``keys`` its button pressed; None for any other key."""
+        """The table's answer (a future) to one key: ``1``-``6`` a roll of that die entered by hand
+        (the camera hears it once the table takes it: a throw it held for a die in doubt is this one,
+        ``refbox.camera.CameraWorker.heard``); a key of ``keys`` its button pressed; None for any other key."""
         if ch and ch in "123456":
-            fut = self.table.submit({"type": "roll", "dice": [int(ch)]}, "cli")
-            tell_when_taken(getattr(self.devices, "camera", None), fut, [int(ch)])
-            return fut
+            return self.table.submit({"type": "roll", "dice": [int(ch)]}, "cli")
         if ch in keys:
             presser = self.devices.presser
             return presser(keys[ch]) if presser is not None else self.table.press(keys[ch], "cli")

@@ -264,10 +264,30 @@ def test_the_camera_says_when_an_unsure_die_holds_the_throw(tmp_path):
         table.stop()
 
 
-def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_settled_in_place(tmp_path):
-    """A die in doubt holds the throw; the operator enters it by hand (the control page tells the worker).
-    The settler takes it as that throw: the die pushed flat where it lay and read as entered, the picture
-    moving meanwhile, reaches the table as no reading; the next throw does."""
+def enter_by_the_control_pages_reading(worker, table, values):
+    worker.entered_by_hand(values)  # (what POST /api/reading does once the table takes its reading)
+
+
+def enter_by_an_event(worker, table, values):
+    assert table.submit({"type": "roll", "dice": values}, "web").result(5).accepted  # (POST /api/events)
+
+
+def enter_by_a_key_of_the_sim_terminal(worker, table, values):
+    from refbox.terminal import TerminalUI, key_map
+
+    class Devices:
+        camera, presser = worker, None
+
+    ui = TerminalUI(table, Devices(), keyboard=False)
+    assert ui.key(str(values[0]), key_map(ui._buttons())).result(5).accepted
+
+
+@pytest.mark.parametrize("enter", [enter_by_the_control_pages_reading, enter_by_an_event, enter_by_a_key_of_the_sim_terminal])
+def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_settled_in_place(tmp_path, enter):
+    """A die in doubt holds the throw; the operator enters it by hand: on the control page's dice read (which
+    tells the worker), as an event of the page or the API, or with a key of ``refbox run --sim`` (which the
+    worker hears from the table). The settler takes it as that throw: the die pushed flat where it lay and
+    read as entered, the picture moving meanwhile, reaches the table as no reading; the next throw does."""
     reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
     table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
     table.start()
@@ -276,48 +296,53 @@ def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_sett
     try:
         worker.start()
         assert wait_until(lambda: worker.status["settling"] == "a die is unsure (cocked?)")
-        worker.entered_by_hand([5])
+        enter(worker, table, [5])
         assert wait_until(lambda: worker.status["settling"] == "entered by hand") and worker.status["in_view"] == []
         reader.readings = [DieReading(5, (301.0, 300.0), 0.9, (271, 270, 331, 330))]  # (pushed flat in place, read as entered)
         camera.throw(camera.picture)
         assert wait_until(lambda: camera.thrown == 0)
         assert wait_until(lambda: worker.status["settling"] == "already reported")  # (at rest, the throw entered: nothing more)
-        assert worker.status["readings"] == 0 and table.session.applied == 0
+        assert worker.status["readings"] == 0 and table.session.applied == (0 if enter is enter_by_the_control_pages_reading else 1)
         reader.readings = [DieReading(2, (600.0, 200.0), 0.9, (570, 170, 630, 230))]  # (the next throw)
         camera.throw(render_dice([2], seed=2)[0])
         assert wait_until(lambda: worker.status["last"] is not None and worker.status["last"]["accepted"])
-        assert worker.status["last"]["seen"] == [2] and table.session.applied == 1
+        assert worker.status["last"]["seen"] == [2] and worker.status["readings"] == 1
     finally:
         worker.stop()
         table.stop()
 
 
-def test_a_roll_keyed_in_the_simulation_terminal_is_told_to_the_camera_once_taken(tmp_path):
-    """``refbox run --sim``'s keys 1-6 enter a roll by hand, as the control page's dice read does: the camera
-    is told once the table takes it (a throw it held is this one), not when the table refuses it."""
-    from refbox.terminal import TerminalUI, key_map
+def test_a_running_camera_hears_the_rolls_the_table_takes_from_anyone_but_itself(tmp_path):
+    """While it runs, the worker hears the table (``CameraWorker.heard``): a roll taken from the page, the sim
+    terminal or a button is a throw entered by hand, with its dice; a refused roll, a roll of the camera's own
+    (its readings, and the control page's dice read, which tells it itself) and other events are not; once it
+    stops it hears nothing more. (Its camera is missing here, so nothing it is told is taken yet.)"""
 
-    class Camera:
-        def __init__(self) -> None:
-            self.entered: list = []
+    def missing():
+        raise OSError("no such camera")
 
-        def entered_by_hand(self, values) -> None:
-            self.entered.append(values)
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, clock=Clock())
+    worker = CameraWorker(missing, table, interval=0.01)
 
-    class Devices:
-        camera, presser = Camera(), None
+    def told() -> list:
+        out = []
+        while not worker._by_hand.empty():
+            out.append(worker._by_hand.get())
+        return out
 
-    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "poker", "players": ["Ann", "Bob"]}, tick=0.05)
-    table.start()
+    worker.start()
     try:
-        ui = TerminalUI(table, Devices(), keyboard=False)
-        keys = key_map(ui._buttons())
-        assert not ui.key("5", keys).result(5).accepted  # (poker throws five dice: one is refused)
-        table.new_game({"game": "pig", "players": ["Ann", "Bob"]}).result(5)
-        assert ui.key("5", keys).result(5).accepted and ui.key("x", keys) is None
-        assert wait_until(lambda: Devices.camera.entered == [[5]])
+        assert table.handle({"type": "roll", "dice": [4]}, "web").accepted
+        assert not table.handle({"type": "roll", "dice": [4, 4]}, "cli").accepted  # (pig: one die)
+        assert table.handle({"type": "roll", "dice": [3]}, "cli").accepted
+        assert table.handle({"type": "stop"}, "button").accepted
+        assert table.handle_reading([6]).accepted
+        assert table.handle({"type": "undo"}, "web").accepted
+        assert told() == [[4], [3]]
     finally:
-        table.stop()
+        worker.stop()
+    assert table.listeners == []
+    assert table.handle({"type": "roll", "dice": [2]}, "web").accepted and told() == []
 
 
 def test_a_die_read_less_surely_than_camera_dice_confidence_holds_the_throw(tmp_path):
