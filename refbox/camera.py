@@ -191,7 +191,7 @@ class CameraWorker(threading.Thread):
     def entered_by_hand(self, values: Sequence[int] | None) -> None:
         """A throw the table took that was entered by hand: the dice settler is told before its next
         picture (:meth:`vision.settle.Settler.answered`: the dice of its last picture at rest are that
-        throw, ``values`` top to bottom when as many; None, as read), so that a die in doubt then settled
+        throw, with ``values`` as ``vision.settle.entered_on`` puts them; None, as read), so that a die in doubt then settled
         in place is no second roll. Any thread may call it: the control page's dice read (``POST
         /api/reading``, whose events are the camera's) does once the table takes it; a roll of anyone
         else's reaches it through :meth:`heard`."""

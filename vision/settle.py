@@ -354,20 +354,17 @@ class Settler:
 
     def answered(self, values: Sequence[int] | None) -> None:
         """A throw was entered by hand, as the one this settler held (a die in doubt; the control page's
-        dice read): the dice it read in its last picture at rest are that throw, answered, with
-        ``values`` (top to bottom, as the reader gives them) in place of what it read when there are
-        as many, else as it read them (``values`` None: not known in that order). It is disarmed as
-        after an answer of its own: dice settled where they lie (a cocked die pushed flat in place,
-        read as entered) are no new roll, and the next throw is one. Entered while the picture moves
-        (the dice picked up to be thrown again), it is still that throw: the motion arms the settler
-        for the next, as ever."""
+        dice read, or a roll sent as an event): the dice it read in its last picture at rest are that
+        throw, answered, with the ``values`` entered in place of its readings as :func:`entered_on` puts
+        them (``values`` None: as read). It is disarmed as after an answer of its own: dice settled where
+        they lie (a cocked die pushed flat in place, read as entered) are no new roll, and the next throw
+        is one. Entered while the picture moves (the dice picked up to be thrown again), it is still that
+        throw: the motion arms the settler for the next, as ever."""
         dice = self._rest
         if dice is None:  # (no picture at rest seen: nothing for the camera to take as that throw)
             return
         self._by_hand = dice
-        if values is not None and len(values) == len(dice):
-            dice = tuple(replace(d, value=int(v)) for d, v in zip(dice, values))
-        self._last = dice
+        self._last = dice if values is None else entered_on(dice, values, self.sure)
         self._armed = False
         self._history.clear()
         self.moved = ()
@@ -380,6 +377,42 @@ class Settler:
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
         """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""
         return len(a) == len(b) and not any(moved_dice(b, a, self.max_shift))
+
+
+def entered_on(dice: Sequence[DieReading], values: Sequence[int], sure: Callable[[DieReading], bool]) -> tuple[DieReading, ...]:
+    """``dice`` (top to bottom) with the ``values`` of a throw entered by hand for them, in any order: each die
+    read ``sure`` keeps its value while the values hold it (once each); the values left replace the readings
+    of the dice left, in order, when there are as many (a die read surely but corrected by hand among them:
+    the control page enters the dice in view top to bottom), else of the dice in doubt alone when there are
+    as many of those (the dice in view are the throw and dice set aside, which a roll leaves out). Otherwise
+    the dice in view are not the throw entered: as read.
+
+    >>> a, b = DieReading(6, (0.0, 0.0), 0.9), DieReading(None, (0.0, 50.0), 0.3)
+    >>> [d.value for d in entered_on([a, b], [4, 6], lambda d: d.value is not None)]
+    [6, 4]
+    >>> [d.value for d in entered_on([a, a, a, b], [6, 1], lambda d: d.value is not None)]  # (two 6 set aside)
+    [6, 6, 6, 1]
+    >>> [d.value for d in entered_on([a, b], [2, 5], lambda d: d.value is not None)]  # (the 6 corrected to 2)
+    [2, 5]
+    >>> [d.value for d in entered_on([a, b], [6, 1, 2], lambda d: d.value is not None)]
+    [6, None]
+    """
+    left = [int(v) for v in values]
+    kept = []
+    for d in dice:
+        held = sure(d) and d.value in left
+        if held and d.value is not None:
+            left.remove(d.value)
+        kept.append(held)
+    rest = [i for i, k in enumerate(kept) if not k]
+    doubt = [i for i in rest if not sure(dice[i])]
+    into = rest if len(left) == len(rest) else doubt if len(left) == len(doubt) else []
+    if not into:
+        return tuple(dice)
+    out = list(dice)
+    for i, v in zip(into, left):
+        out[i] = replace(dice[i], value=v)
+    return tuple(out)
 
 
 def moved_dice(

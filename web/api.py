@@ -148,9 +148,9 @@ def reading() -> Any:
         answer = _table().reading(dice)
     else:
         answer = _table().reading([{"value": d, "zone": KEPT_ZONE} for d in kept] + [{"value": d, "zone": None} for d in dice])
-    # once the table takes it, the camera is told: a throw it held for a die in doubt is this one (the values
-    # top to bottom when the reading is of the dice in view alone; with kept dice, not known so)
-    tell_when_taken(current_app.extensions.get("refbox.camera"), answer, dice if "kept" not in data else None)
+    # once the table takes it, the camera is told: a throw it held for a die in doubt is this one (the dice
+    # it sees: those set aside and those thrown, vision.settle.entered_on)
+    tell_when_taken(current_app.extensions.get("refbox.camera"), answer, [*kept, *dice])
     return _answer(answer)
 
 

@@ -250,18 +250,21 @@ def test_a_held_throw_entered_by_hand_is_answered_and_the_die_settled_in_place_i
 
 
 def test_values_entered_for_other_dice_than_in_view_answer_the_dice_as_read() -> None:
-    """Entered with as many values as dice in view, the values replace the readings, top to bottom:
-    the die in doubt then read as entered, after a hand passed, is no roll. With another number (the
-    dice in view are not the throw entered), or none known, the dice stay as read, and it is one."""
+    """The values entered, in any order, go to the dice in view (``entered_on``): a die read surely keeps its
+    value, the die in doubt takes the value left; then read as entered, after a hand passed, it is no roll.
+    With dice set aside in view too (three 1s beside the throw), the values of the throw alone do the same.
+    With values that are not the dice in view, or none known, the dice stay as read, and it is one."""
     five, unsure = DieReading(5, (100.0, 100.0), 0.95, (80, 80, 120, 120)), DieReading(None, (300.0, 100.0), 0.3, (280, 80, 320, 120))
+    ones = [DieReading(1, (500.0 + 60 * i, 400.0), 0.95, (480 + 60 * i, 380, 520 + 60 * i, 420)) for i in range(3)]
     frames = still([1], 12, 11)
-    for values, rolls in (([5, 6], 0), ([5, 6, 1], 1), ([6, 5], 1), (None, 1)):
-        read = [five, unsure]
+    for aside, values, rolls in (([], [5, 6], 0), ([], [6, 5], 0), (ones, [6, 5], 0), (ones, [1, 1, 1, 5, 6], 0),
+                                 ([], [5, 6, 1], 1), ([], [4, 3], 1), ([], None, 1)):
+        read = [five, unsure, *aside]
         s = Settler(lambda frame: read)
         feed_all(s, frames)
         s.answered(values)
-        read = [five, replace(unsure, value=6, confidence=0.9)]
-        assert len(feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=5.0)) == rolls, values
+        read = [five, replace(unsure, value=6, confidence=0.9), *aside]
+        assert len(feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=5.0)) == rolls, (aside, values)
 
 
 def test_a_held_throw_entered_while_the_dice_are_thrown_again_leaves_the_new_throw_a_roll() -> None:

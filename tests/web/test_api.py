@@ -85,8 +85,8 @@ class EnteredByHand:
 
 def test_a_reading_the_table_takes_is_told_to_the_camera_and_a_refused_one_is_not(app, table, client):
     """A throw the camera held for a die in doubt, entered here, is that throw for the camera's settler
-    (no second roll once the die is settled in place): the values go to the camera, top to bottom as
-    typed; with kept dice, none (not known in the dice in view's order); a refused reading, nothing."""
+    (no second roll once the die is settled in place): the values go to the camera, as typed; with kept
+    dice, those too (the camera sees them); a refused reading, nothing."""
     camera = app.extensions["refbox.camera"] = EnteredByHand()
     assert client.post("/api/reading", json={"dice": [6]}, headers=pin()).json["accepted"]
     assert client.post("/api/reading", json={"dice": [4, 4]}, headers=pin()).status_code == 422  # (pig: one die)
@@ -94,7 +94,7 @@ def test_a_reading_the_table_takes_is_told_to_the_camera_and_a_refused_one_is_no
     table.new_game({"game": "poker", "players": ["Ann", "Bob"]}).result(5)
     assert client.post("/api/reading", json={"dice": [6, 6, 2, 3, 6]}, headers=pin()).json["accepted"]
     assert client.post("/api/reading", json={"dice": [1, 4], "kept": [6, 6, 6]}, headers=pin()).json["accepted"]
-    assert wait_until(lambda: camera.entered == [[6], [6, 6, 2, 3, 6], None])
+    assert wait_until(lambda: camera.entered == [[6], [6, 6, 2, 3, 6], [6, 6, 6, 1, 4]])
 
 
 class Pictured:
