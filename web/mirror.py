@@ -139,10 +139,10 @@ def camera_picture() -> Any:
         return jsonify({"accepted": False, "reason": why}), 404
     frame, dice, sure = picture
     zones = getattr(worker, "zones", None)  # (a calibration: its zones and ignored areas drawn, to check it against the picture)
-    out = draw_dice(frame if zones is None else draw_zones(frame, zones), dice, sure)
-    if out.shape[1] > PICTURE_WIDTH:
-        k = PICTURE_WIDTH / out.shape[1]
-        out = cv2.resize(out, (PICTURE_WIDTH, max(1, round(out.shape[0] * k))), interpolation=cv2.INTER_AREA)
+    k = min(1.0, PICTURE_WIDTH / frame.shape[1])
+    out = frame if k == 1.0 else cv2.resize(frame, (PICTURE_WIDTH, max(1, round(frame.shape[0] * k))), interpolation=cv2.INTER_AREA)
+    # (drawn on the copy sent, not shrunk with it: labels as legible at any camera's size)
+    out = draw_dice(out if zones is None else draw_zones(out, zones, k), dice, sure, k)
     ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:  # (OpenCV could not encode it: said, not a broken picture)
         return jsonify({"accepted": False, "reason": f"the camera's picture ({frame.shape}) could not be encoded"}), 500

@@ -157,8 +157,9 @@ def main() -> None:
     zones = Zones.from_calibration(CALIBRATION)
     img = table()
     readings = zones.assign(read_dice(zones.leave_out(img)), (img.shape[1], img.shape[0]))
-    out = draw_dice(draw_zones(img, zones), readings)
-    cv2.imwrite(str(HERE / "zones-ignore.png"), cv2.resize(out, (800, 450), interpolation=cv2.INTER_AREA))
+    k = 800 / img.shape[1]  # (drawn on the copy shown, as the control page's picture is)
+    small = cv2.resize(img, (800, round(img.shape[0] * k)), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(HERE / "zones-ignore.png"), draw_dice(draw_zones(small, zones, k), readings, scale=k))
     print("zones-ignore.png:", [(r.value, r.zone) for r in readings])
 
 

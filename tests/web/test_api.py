@@ -130,6 +130,9 @@ def test_the_cameras_picture_is_the_operators_with_the_dice_boxed(app, client):
     k = 960 / 1280
     sure, doubt = out[round(160 * k), round(200 * k)], out[round(360 * k), round(800 * k)]  # (the top edge of each box)
     assert sure[1] > 150 and sure[2] < 120 and doubt[2] > 150 and doubt[1] < 120
+    label = out[round(160 * k) - 24 : round(160 * k) - 2, round(160 * k) : round(160 * k) + 80]  # ("5 0.95" above its box)
+    green = (label[..., 1] > 150) & (label[..., 2] < 120)
+    assert np.count_nonzero(green.any(axis=1)) >= 9  # (drawn on the copy sent, its text about 11 pixels high)
     assert abs(out[20, 20].astype(int) - [40, 110, 40]).max() < 12  # (the table as the camera saw it)
     from vision.annotate import IGNORED, ZONE
     from vision.zones import Zones
