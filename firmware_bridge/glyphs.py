@@ -39,6 +39,8 @@ DISPLAY_TEXTS: tuple[str, ...] = (
     "WINNER",
     "BREAK",
     "READY",
+    "FIX DIE",
+    "FIX TILE",
 )
 
 #: Letter -> ASCII the 7-segment font draws. Where a Cyrillic letter has a 7-segment

@@ -207,7 +207,7 @@ class DisplayFields:
             home_name=home[1] if home else "",
             away_name=away[1] if away else "",
             turn=turn,
-            message="WINNER" if view.get("winner") else "",
+            message=_players_message(view),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -222,7 +222,23 @@ _CLOCK = re.compile(r"^(\d{1,3}:\d{2}|\d{1,2}\.\d|\d{1,3})$")
 
 #: The status words a message group can show (translated at the display's edge;
 #: their uk/ru forms are in the catalogues under the "display" context).
-MESSAGES = ("TIME OUT", "HALF TIME", "BREAK", "EXTRA TIME", "PENALTIES", "END", "WINNER")
+MESSAGES = ("TIME OUT", "HALF TIME", "BREAK", "EXTRA TIME", "PENALTIES", "END", "WINNER", "FIX DIE", "FIX TILE")
+
+#: The status word of a turn-based game while the table's camera holds its reading (the view's ``camera_hold``).
+HOLD_MESSAGES = {"die": "FIX DIE", "tile": "FIX TILE"}
+
+
+def _players_message(view: Mapping[str, Any]) -> str:
+    """The status word of a turn-based game's view: ``WINNER`` once won, else ``FIX DIE`` while a die in
+    doubt holds the camera's throw (``FIX TILE``: a tile it cannot read), else none.
+
+    >>> _players_message({"camera_hold": "die"}), _players_message({"winner": "Ann", "camera_hold": "die"}), _players_message({})
+    ('FIX DIE', 'WINNER', '')
+    """
+    if view.get("winner"):
+        return "WINNER"
+    hold = view.get("camera_hold")
+    return HOLD_MESSAGES.get(hold, "") if isinstance(hold, str) else ""
 
 
 def _team_message(view: Mapping[str, Any]) -> str:

@@ -170,6 +170,7 @@ class CameraWorker(threading.Thread):
         self.dice_reader = dice_reader or (lambda: camera_reader(self.dice_params))
         self._halt = threading.Event()
         self._by_hand: queue.SimpleQueue[list[int] | None] = queue.SimpleQueue()  # throws entered by hand, for the settler (entered_by_hand)
+        self._held: str | None = None  # what holds the reading, as the table was last told (Table.hold)
         # the last picture, the dice read in it and which are read surely enough (GET /api/camera/picture); None before one
         self.picture: tuple[Any, tuple[Any, ...], Callable[[Any], bool]] | None = None
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
@@ -187,6 +188,7 @@ class CameraWorker(threading.Thread):
         self.join(timeout=5)
         if self.heard in self.table.listeners:
             self.table.listeners.remove(self.heard)
+        self._hold(None)
 
     def entered_by_hand(self, values: Sequence[int] | None) -> None:
         """A throw the table took that was entered by hand: the dice settler is told before its next
@@ -252,7 +254,9 @@ class CameraWorker(threading.Thread):
     def _feed(self, frame: Any, reader: Any, settler: Any, tile_settler: Any) -> None:
         """One picture to the settler the table's game reads with; a settled reading to the table."""
         from vision.dice import ChoosingReader
+        from vision.settle import DIE_IN_DOUBT
         from vision.tile_contacts import tile_contacts
+        from vision.tile_settle import TILE_IN_DOUBT
 
         entered = []  # (throws entered by hand since the last picture: the dice settler's to know)
         while not self._by_hand.empty():
@@ -261,6 +265,7 @@ class CameraWorker(threading.Thread):
             tiles = tile_settler.feed(frame, self.clock())
             self.picture = (frame, (), settler.sure)  # (tiles are not drawn: the frame alone)
             self.status["settling"] = tile_settler.reason
+            self._hold("tile" if tile_settler.reason == TILE_IN_DOUBT else None)
             self.status["in_view"] = []
             if tiles:
                 self.status["readings"] += 1
@@ -274,6 +279,7 @@ class CameraWorker(threading.Thread):
             dice = settler.feed(frame, self.clock())
             self.picture = (frame, settler.read, settler.sure)
             self.status["settling"] = settler.status.reason
+            self._hold("die" if settler.status.reason == DIE_IN_DOUBT else None)
             self.status["in_view"] = [{"value": d.value, "confidence": round(d.confidence, 2), "sure": settler.sure(d)} for d in settler.status.dice]
             self._parts(reader.reads_in_parts(frame.shape))
             if isinstance(reader, ChoosingReader):
@@ -301,6 +307,12 @@ class CameraWorker(threading.Thread):
 
         answer.add_done_callback(keep)
 
+    def _hold(self, what: str | None) -> None:
+        """Tell the table what holds the reading now (``Table.hold``: the view's ``camera_hold``), when it changed."""
+        if what != self._held:
+            self._held = what
+            self.table.hold(what)
+
     def _parts(self, held: bool | None) -> None:
         """Keep whether the dice reader reads this camera's frames in parts; say once when it stops."""
         if held is False and self.status["dice_parts"] is not False:
@@ -323,6 +335,7 @@ class CameraWorker(threading.Thread):
         self.status["reading_error"] = reason
 
     def _lost(self, reason: str) -> None:
+        self._hold(None)  # (nothing is held by a camera that sees nothing: the throw is entered by hand)
         if self.status["last_error"] != reason:
             log.error("%s; retrying, rolls can be entered by hand meanwhile", reason)
         self.status.update(connected=False, last_error=reason)

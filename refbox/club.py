@@ -75,12 +75,15 @@ def topics(prefix: str, table_id: str) -> Topics:
 
 
 def summary(view: Mapping[str, Any]) -> dict[str, Any]:
-    """What a club tile shows of any game's view: game, scores, clock, period, turn, winner.
+    """What a club tile shows of any game's view: game, scores, clock, period, turn, winner, and what holds the
+    table's camera (``hold``: the view's ``camera_hold``, a die or a tile in doubt; None).
 
     >>> s = summary({"game": "futsal", "clock": "12:03", "period": "2nd half", "turn": None, "winner": None,
     ...              "home": {"name": "Home", "score": 2}, "away": {"name": "Away", "score": 1}})
-    >>> s["scores"], s["score"], s["clock"]
-    ([{'name': 'Home', 'score': 2}, {'name': 'Away', 'score': 1}], 'Home 2 · Away 1', '12:03')
+    >>> s["scores"], s["score"], s["clock"], s["hold"]
+    ([{'name': 'Home', 'score': 2}, {'name': 'Away', 'score': 1}], 'Home 2 · Away 1', '12:03', None)
+    >>> summary({"game": "pig", "players": [{"name": "Ann", "score": 4}], "camera_hold": "die"})["hold"]
+    'die'
     """
     scores: list[dict[str, Any]] = []
     home, away = view.get("home"), view.get("away")
@@ -109,6 +112,7 @@ def summary(view: Mapping[str, Any]) -> dict[str, Any]:
         "period": text("period"),
         "turn": text("turn"),
         "winner": text("winner"),
+        "hold": text("camera_hold"),
     }
 
 

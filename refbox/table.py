@@ -154,6 +154,10 @@ def final_view_of(header: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return session.view(session.last_t or 0.0)
 
 
+HOLDS = ("die", "tile")
+"""What may hold the camera's reading (:meth:`Table.hold`; the view's ``camera_hold``): a die in doubt, a tile."""
+
+
 class Table:
     """The game, its journal and its outputs, driven by one loop thread (``start``)
     or synchronously (``handle``, ``tick``) in tests."""
@@ -184,6 +188,7 @@ class Table:
         self.listeners: list[Callable[[Result], None]] = []  # told each result, on the loop (a running camera: CameraWorker.heard)
         self.proposals: list[dict[str, Any]] = []  # camera readings awaiting the operator
         self.selected = 0  # the proposal the keypad's CONFIRM button plays (CHOOSE moves it)
+        self.camera_hold: str | None = None  # what holds the camera's reading now (HOLDS), None: nothing (hold)
         self.tick_hooks: list[Callable[[], None]] = []  # called from the loop each tick (keypad long presses)
         self.view = View.of(0, {})
         latest = journal.latest_game() if resume else None
@@ -249,6 +254,14 @@ class Table:
         self._queue.put(("tiles", [dict(t) if isinstance(t, Mapping) else list(t) for t in tiles], "camera", fut))
         return fut
 
+    def hold(self, what: str | None) -> "Future[Result]":
+        """The camera says what holds its reading now: ``"die"`` (a die in doubt holds the throw until it is
+        settled or entered by hand), ``"tile"`` (a domino tile it cannot read), None (nothing). The view carries
+        it as ``camera_hold`` while it holds, so that the pages and the scoreboards tell the players."""
+        fut: Future[Result] = Future()
+        self._queue.put(("hold", what, "camera", fut))
+        return fut
+
     def new_game(self, header: Mapping[str, Any]) -> "Future[Result]":
         fut: Future[Result] = Future()
         self._queue.put(("new_game", dict(header), "web", fut))
@@ -300,6 +313,8 @@ class Table:
         if self.proposals:
             data["proposals"] = list(self.proposals)
             data["proposal_selected"] = self.selected
+        if self.camera_hold is not None:
+            data["camera_hold"] = self.camera_hold
         self._seq += 1
         return View.of(self._seq, data)
 
@@ -417,6 +432,14 @@ class Table:
                           " or with CHOOSE and CONFIRM")
         return Result(False, seen, f"ambiguous: {len(options)} placements ({what}); confirm one on the control page")
 
+    def handle_hold(self, what: Any) -> Result:
+        """:meth:`hold` (loop thread or tests only)."""
+        if what is not None and what not in HOLDS:
+            return Result(False, {"camera_hold": what}, f"camera_hold {what!r}: expected one of {', '.join(HOLDS)} or None")
+        self.camera_hold = what
+        self._publish()
+        return Result(True, {"camera_hold": what})
+
     def handle_new_game(self, header: Mapping[str, Any]) -> Result:
         try:
             session = Session.start(Header.from_dict(header))
@@ -467,6 +490,8 @@ class Table:
                         result = self.handle_reading(payload)
                     elif kind == "tiles":
                         result = self.handle_tiles(payload)
+                    elif kind == "hold":
+                        result = self.handle_hold(payload)
                     else:
                         result = self.handle_new_game(payload)
                 except Exception as exc:  # the journal failed: tell the caller, keep the loop

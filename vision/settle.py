@@ -199,6 +199,9 @@ class Stillness:
         return not self.moving and self.frames >= self.still_frames and self._now - self._since >= self.still_seconds
 
 
+DIE_IN_DOUBT = "a die is unsure (cocked?)"
+"""The :class:`Settler`'s reason while a die read unsure, or less surely than ``min_confidence``, holds the throw."""
+
 ENTERED_BY_HAND = "entered by hand"
 """The :class:`Settler`'s reason once a throw it held was entered by hand (:meth:`Settler.answered`)."""
 
@@ -333,7 +336,7 @@ class Settler:
             self.status = SettleStatus(motion, False, False, still.frames, False, why)
             return None
         if any(not self.sure(d) for d in dice):
-            self.status = SettleStatus(motion, False, False, still.frames, True, "a die is unsure (cocked?)", dice)
+            self.status = SettleStatus(motion, False, False, still.frames, True, DIE_IN_DOUBT, dice)
             return None
         if len(dice) < self.min_dice:
             self.status = SettleStatus(motion, False, False, still.frames, True, "no dice")

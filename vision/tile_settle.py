@@ -38,6 +38,9 @@ from .zones import Zones
 TileReader = Callable[[np.ndarray], Sequence[TileReading]]
 Tiles = tuple[tuple[int, int], ...]
 
+TILE_IN_DOUBT = "a tile is unsure"
+"""The :class:`TileSettler`'s reason while a tile it cannot read holds the reading."""
+
 
 class TileSettler:
     """Feed frames; get the set of tiles on the table once each time it changes."""
@@ -95,7 +98,7 @@ class TileSettler:
             self.reason = "settling"
             return None
         if tiles is None:
-            self.reason = "a tile is unsure"
+            self.reason = TILE_IN_DOUBT
             return None
         if len(self._history) < self.agree or any(h != tiles for h in self._history):
             self.reason = "waiting for agreement"

@@ -1,5 +1,6 @@
 """Renders the web pages for the docs: docs/img/web-*.png (and the control page's Camera panel
-holding a throw for an unsure die: web-camera-cocked.png, and showing its picture then:
+holding a throw for an unsure die: web-camera-cocked.png, and the players' page then: web-pig-hold.png;
+showing its picture then:
 web-camera-picture.png; its Dice read panel filled in from the dice in view: web-reading-from-view.png).
 
 A real table and journal (in a temporary folder), the real web app on a free local
@@ -156,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
             path = args.out / "web-camera-cocked.png"
             ctl.locator("#camera-panel").screenshot(path=str(path))
             print(f"{path}: {path.stat().st_size // 1024} KB")
+            tv.goto(served.url + "/")  # the players' page meanwhile: what to do (the view's camera_hold)
+            tv.locator("#camera-hold").wait_for()
+            shoot(tv, served.url + "/", args.out / "web-pig-hold.png")
             ctl.click("#reading-from-view")  # the Dice read panel, filled in from the dice in view
             path = args.out / "web-reading-from-view.png"
             ctl.locator("#reading-panel").screenshot(path=str(path))

@@ -119,8 +119,12 @@ def test_the_dashboard_in_a_real_browser(club):
             expect(court.locator(".clock")).to_have_text("00:00")
             tables["court-2"].handle({"type": "goal", "team": "away"})
             expect(court.locator(".pts").nth(1)).to_have_text("1", timeout=10_000)  # live, through MQTT and SSE
-            pubs["table-1"].close()
             pig = page.locator('article[data-table="table-1"]')
+            tables["table-1"].handle_hold("die")  # (a die in doubt holds table-1's camera: the club sees which table waits)
+            expect(pig.locator(".hold")).to_have_text("a die in doubt holds the throw", timeout=10_000)
+            tables["table-1"].handle_hold(None)
+            expect(pig.locator(".hold")).to_have_count(0, timeout=10_000)
+            pubs["table-1"].close()
             expect(pig).to_have_class(re.compile(r"\boffline\b"), timeout=10_000)
             expect(pig.locator(".state")).to_have_text("offline")
             browser.close()
@@ -130,7 +134,7 @@ def test_the_dashboard_in_a_real_browser(club):
 
 def test_refbox_club_runs_the_dashboard_alone(broker):
     pub = ClubPublisher(Broker("127.0.0.1", broker.port), "table-5", reconnect_max=1).start()
-    pub.show({"game": "pig", "players": [{"name": "Ann", "score": 40}, {"name": "Bob", "score": 12}], "turn": "Bob"})
+    pub.show({"game": "pig", "players": [{"name": "Ann", "score": 40}, {"name": "Bob", "score": 12}], "turn": "Bob", "camera_hold": "die"})
     proc = subprocess.Popen([sys.executable, "-m", "refbox", "club", "--broker", "127.0.0.1", "--port", str(broker.port),
                              "--web-port", "0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "REFBOX_CLUB_PASSWORD": "unused-here"})
@@ -146,7 +150,7 @@ def test_refbox_club_runs_the_dashboard_alone(broker):
 
         assert wait_until(shown, 10)
         page = urllib.request.urlopen(url.group(0), timeout=5).read().decode()
-        assert "table-5" in page and "Bob to play" in page
+        assert "table-5" in page and "Bob to play" in page and "a die in doubt holds the throw" in page
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
     finally:

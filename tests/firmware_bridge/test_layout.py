@@ -32,6 +32,27 @@ def test_pig_keeps_seats_and_shows_the_turn_total():
     assert (f.home_score, f.away_score, f.shot_clock, f.turn, f.clock) == (0, 0, "6", "home", "")
 
 
+def test_a_throw_the_camera_holds_is_a_status_word_until_it_is_taken(tmp_path):
+    """A die in doubt holds the camera's throw (the table's view says ``camera_hold``): a scoreboard's message
+    group says ``FIX DIE`` (in Ukrainian ПОПРАВ, drawn nOnPA8 on seven segments); a tile, ``FIX TILE``; a won
+    game says WINNER whatever the camera holds."""
+    from firmware_bridge import glyphs
+    from refbox import i18n
+    from refbox.journal import Journal
+    from refbox.table import Table
+
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]})
+    assert DisplayFields.from_view(table.view.data).message == ""
+    table.handle_hold("die")
+    f = DisplayFields.from_view(table.view.data)
+    assert f.message == "FIX DIE" and glyphs.segment_text(i18n.display_text(f.message, "uk")) == "nOnPA8"
+    table.handle_hold("tile")
+    assert DisplayFields.from_view(table.view.data).message == "FIX TILE"
+    assert DisplayFields.from_view({**table.view.data, "winner": "Ann"}).message == "WINNER"
+    table.handle_hold(None)
+    assert DisplayFields.from_view(table.view.data).message == ""
+
+
 def test_three_players_show_the_two_leaders_in_seat_order():
     view = {"players": [{"name": "A", "score": 5}, {"name": "B", "score": 50}, {"name": "C", "score": 20}],
             "turn": "A", "turn_total": 12}

@@ -296,8 +296,10 @@ def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_sett
     try:
         worker.start()
         assert wait_until(lambda: worker.status["settling"] == "a die is unsure (cocked?)")
+        assert wait_until(lambda: table.view.data.get("camera_hold") == "die")  # (the pages and the scoreboards say so)
         enter(worker, table, [5])
         assert wait_until(lambda: worker.status["settling"] == "entered by hand") and worker.status["in_view"] == []
+        assert wait_until(lambda: "camera_hold" not in table.view.data)
         reader.readings = [DieReading(5, (301.0, 300.0), 0.9, (271, 270, 331, 330))]  # (pushed flat in place, read as entered)
         camera.throw(camera.picture)
         assert wait_until(lambda: camera.thrown == 0)

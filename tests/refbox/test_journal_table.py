@@ -52,6 +52,22 @@ def test_refused_event_changes_nothing_and_says_why(tmp_path):
     assert table.view == before and journal.count(table.game_id) == 0
 
 
+def test_what_holds_the_cameras_reading_is_in_the_view_while_it_holds_and_nothing_is_journalled(tmp_path):
+    """``Table.hold``: the camera says a die in doubt holds its throw; the view carries ``camera_hold`` (the pages
+    and the scoreboards tell the players) until it says nothing does. An unknown hold is refused, naming it."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    table = Table(journal, PIG, clock=Clock())
+    box = table.subscribe()
+    assert "camera_hold" not in box.get(0).data
+    assert table.handle_hold("die").accepted and box.get(0).data["camera_hold"] == "die"
+    refused = table.handle_hold("hand")
+    assert not refused.accepted and "'hand': expected one of die, tile or None" in refused.reason
+    assert table.view.data["camera_hold"] == "die"
+    assert table.handle({"type": "roll", "dice": [4]}, "web").accepted and table.view.data["camera_hold"] == "die"
+    assert table.handle_hold(None).accepted and "camera_hold" not in table.view.data
+    assert journal.count(table.game_id) == 1
+
+
 def test_undo_is_journalled_and_replay_gives_same_view(tmp_path):
     path = tmp_path / "j.sqlite3"
     table = Table(Journal(path), PIG, clock=Clock(2.0))

@@ -364,7 +364,8 @@ class CameraPanel:
 
 def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
     """A cocked die, which the reader reads unsure: no throw is taken, and the panel says why,
-    what to do, and which die (the dice in view, the doubtful one marked)."""
+    what to do, and which die (the dice in view, the doubtful one marked); the players' page says
+    what to do, until the throw is taken."""
     from tests.support import SetDiceReader, StillCamera
     from vision.synth import render_dice
     from vision.types import DieReading
@@ -376,9 +377,16 @@ def test_control_panel_says_when_an_unsure_die_holds_the_throw(page, tmp_path):
         expect()(page.locator("#camera-state")).to_contain_text(
             "connected; readings: 0; a die is unsure (cocked?): the throw waits until it is settled, or entered by hand; "
             "in view: 5 ? 3? (? marks a die in doubt)")
+        mirror = page.context.new_page()  # (the players' page says so too: the table's view carries camera_hold)
+        mirror.goto(panel.served.url + "/")
+        hold = "a die is in doubt: settle it where it lies, or enter the throw by hand"
+        expect()(mirror.locator("#camera-hold")).to_have_text(hold)
+        expect()(page.locator("#camera-hold")).to_have_text(hold)
         reader.readings = [DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))]
         expect()(page.locator("#camera-last")).to_contain_text("last reading 4", timeout=10_000)
         expect()(page.locator("#camera-state")).not_to_contain_text("unsure")
+        expect()(mirror.locator("#camera-hold")).to_be_hidden()
+        expect()(mirror.locator("#turn .turn-total .value")).to_have_text("4")
     finally:
         panel.stop()
 

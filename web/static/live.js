@@ -128,7 +128,7 @@
   const SKIP = new Set(["game", "players", "turn", "winner", "events", "table_events", "over", "dice", "home", "away",
     "clock", "clock_seconds", "clock_running", "period", "timeout", "shot_clock", "shot_clock_running", "horn",
     "horn_pattern", "horn_count", "signal", "turn_total", "controls", "layout", "line", "arms", "open_ends",
-    "ends_terms", "spinner", "colours", "frames_played", "abandoned", "draw", "last"]);
+    "ends_terms", "spinner", "colours", "frames_played", "abandoned", "draw", "last", "camera_hold"]);
   const MORE_DICE = ["rolls", "held", "set_aside", "pending", "revealed", "must_keep", "kept"];
 
   let current = null;
@@ -187,6 +187,11 @@
         turn.append(tt);
       }
     }
+    // what holds the camera's reading (the table's camera_hold): the players are to settle the die or enter the throw
+    const hold = $("camera-hold");
+    const held = { die: S.hold_die, tile: S.hold_tile }[v.camera_hold];
+    hold.hidden = !held;
+    hold.textContent = held || "";
     // the dice just read
     $("dice").replaceChildren(...(isDice(v.dice) ? diceRow(v.dice, "big") : []));
     const more = $("more-dice");
