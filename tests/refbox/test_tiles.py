@@ -83,6 +83,33 @@ def test_camera_reads_real_tile_photos_into_plays(tmp_path):
         table.stop()
 
 
+def test_a_tile_the_camera_cannot_read_is_in_the_view_until_it_can(tmp_path, monkeypatch):
+    """A tile read with a half unsure holds the camera's reading: the view says ``camera_hold: tile`` (the
+    players' page and the scoreboard say what to do) until the tile is read, or the camera stops."""
+    import vision.dominoes
+    from tests.support import StillCamera, wait_until
+    from vision.types import TileReading
+
+    tiles = [TileReading((5, None), (300.0, 300.0))]
+    monkeypatch.setattr(vision.dominoes, "read_dominoes", lambda frame: tiles)  # (the tile settler's reader)
+    table = Table(Journal(tmp_path / "j.sqlite3"), DOMINOES, tick=0.05)
+    table.start()
+    worker = CameraWorker(lambda: StillCamera(), table, interval=0.02)
+    try:
+        assert table.submit({"type": "new_hand"}).result(5).accepted
+        worker.start()
+        assert wait_until(lambda: table.view.data.get("camera_hold") == "tile") and worker.status["settling"] == "a tile is unsure"
+        tiles[:] = [TileReading((5, 5), (300.0, 300.0))]
+        assert wait_until(lambda: "camera_hold" not in table.view.data)
+        tiles[:] = [TileReading((5, None), (300.0, 300.0))]
+        assert wait_until(lambda: table.view.data.get("camera_hold") == "tile")
+        worker.stop()  # (a camera stopped holds nothing: the play is entered by hand)
+        assert wait_until(lambda: "camera_hold" not in table.view.data)
+    finally:
+        worker.stop()
+        table.stop()
+
+
 # --- geometry, the end-of-hand count and the keypad's CONFIRM ---------------------------
 
 TWO_FIVES = [{"type": "play", "tile": [5, 1]}, {"type": "play", "tile": [1, 0], "end": "right"},
