@@ -202,8 +202,8 @@ class CameraWorker(threading.Thread):
     def heard(self, result: Any) -> None:
         """The table's answer to one event (a ``refbox.table.Table`` listener, on the table's loop while
         the camera runs): a ``roll`` it takes from anyone but the camera (an event of the control page or
-        the API, a key of the ``--sim`` terminal, a keypad button) is a throw entered by hand, with its
-        dice (:meth:`entered_by_hand`)."""
+        the API, a key of the ``--sim`` terminal) is a throw entered by hand, with its dice
+        (:meth:`entered_by_hand`)."""
         event = result.event
         if result.accepted and event.get("type") == "roll" and event.get("source") != "camera":
             self.entered_by_hand(event.get("dice"))
