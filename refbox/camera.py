@@ -335,7 +335,7 @@ class CameraWorker(threading.Thread):
         self.status["reading_error"] = reason
 
     def _lost(self, reason: str) -> None:
-        self._hold(None)  # (nothing is held by a camera that sees nothing: the throw is entered by hand)
         if self.status["last_error"] != reason:
             log.error("%s; retrying, rolls can be entered by hand meanwhile", reason)
         self.status.update(connected=False, last_error=reason)
+        self._hold(None)  # (nothing is held by a camera that sees nothing: the throw is entered by hand)

@@ -314,6 +314,41 @@ def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_sett
         table.stop()
 
 
+def test_a_camera_lost_while_a_die_in_doubt_holds_the_throw_holds_nothing(tmp_path):
+    """The view's ``camera_hold`` says a die in doubt holds the throw; once the camera is lost it holds nothing
+    (the throw is entered by hand), and the camera says why it is gone."""
+    from vision.sources import CameraLost
+
+    class Losable(StillCamera):
+        lost = False
+
+        def read(self):
+            if self.lost:
+                raise CameraLost("unplugged")
+            return super().read()
+
+    camera = Losable(render_dice([5], seed=1)[0], thrown=3)
+    reader = SetDiceReader([DieReading(None, (300.0, 300.0), 0.3, (270, 270, 330, 330))])
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+
+    def opener():
+        if camera.lost:
+            raise CameraLost("unplugged")
+        return camera
+
+    worker = CameraWorker(opener, table, interval=0.01, dice_reader=lambda: reader)
+    try:
+        worker.start()
+        assert wait_until(lambda: table.view.data.get("camera_hold") == "die")
+        camera.lost = True
+        assert wait_until(lambda: "camera_hold" not in table.view.data)
+        assert wait_until(lambda: worker.status["last_error"] == "cannot open the camera: unplugged") and not worker.status["connected"]
+    finally:
+        worker.stop()
+        table.stop()
+
+
 def test_a_running_camera_hears_the_rolls_the_table_takes_from_anyone_but_itself(tmp_path):
     """While it runs, the worker hears the table (``CameraWorker.heard``): a roll taken from the page, the sim
     terminal or a button is a throw entered by hand, with its dice; a refused roll, a roll of the camera's own
