@@ -149,6 +149,9 @@ class CameraWorker(threading.Thread):
     ``value`` (None: unsure), ``confidence`` and ``sure`` (read surely enough for a roll), so that the
     players see which die to settle; else it is empty.
 
+    ``zones`` (a ``vision.zones.Zones``) is its calibration, and ``zones_file`` the file a calibration
+    drawn on the control page is saved to (:meth:`save_zones`), which the camera uses from its next picture on.
+
     ``clock`` (seconds) times the frames for the settlers and paces them. ``dice_reader`` makes the
     dice reader of each connection (default :func:`vision.dice.camera_reader` of ``dice_network``).
     ``dice_confidence`` (``camera.dice_confidence``) is the least confidence of every die of a throw
@@ -157,12 +160,15 @@ class CameraWorker(threading.Thread):
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK,
-                 dice_reader: Callable[[], Any] | None = None, dice_confidence: float = 0.0) -> None:
+                 dice_reader: Callable[[], Any] | None = None, dice_confidence: float = 0.0, zones_file: str | None = None) -> None:
         from vision.dice import camera_reader, params_for
 
         super().__init__(name="camera", daemon=True)
         self.opener, self.table, self.interval, self.clock = opener, table, interval, clock
         self.zones = zones
+        self.zones_file = zones_file  # where a calibration drawn on the control page is kept (save_zones); None: nowhere
+        self._new_zones: queue.SimpleQueue[Any] = queue.SimpleQueue()  # calibrations saved, for the next picture (save_zones)
+        self.calibration = zones  # the newest calibration: the last saved, which the next picture uses (GET /api/camera/zones)
         self.dice_network = dice_network
         self.dice_confidence = dice_confidence
         self.dice_params = params_for(dice_network)  # (refuses a network it does not know, naming it)
@@ -198,6 +204,41 @@ class CameraWorker(threading.Thread):
         /api/reading``, whose events are the camera's) does once the table takes it; a roll of anyone
         else's reaches it through :meth:`heard`."""
         self._by_hand.put(None if values is None else list(values))
+
+    def save_zones(self, calibration: Any) -> Any:
+        """A calibration drawn on the control page (``POST /api/camera/zones``): checked
+        (``vision.zones.Zones.from_calibration``: a ``CalibrationError`` naming the key and the value),
+        written to ``zones_file`` whole or not at all (a power cut meanwhile leaves the file as it was),
+        and used from the next picture on (the zones of the dice and tiles read, the areas left out).
+        Returns the zones. Raises ValueError when no ``zones_file`` is set, OSError when it cannot be
+        written; either way nothing changes. Any thread may call it."""
+        import json
+        import os
+        import tempfile
+
+        from vision.zones import Zones
+
+        if self.zones_file is None:
+            raise ValueError("this table keeps no calibration file: set camera.zones to the file to keep it in")
+        zones = Zones.from_calibration(calibration)
+        folder = os.path.dirname(os.path.abspath(self.zones_file))
+        fd, tmp = tempfile.mkstemp(prefix=".zones-", suffix=".json", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(zones.to_calibration(), f, indent=1)
+                f.write("\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.zones_file)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        log.info("camera: calibration saved to %s (zones %s, %d ignored areas)", self.zones_file,
+                 ", ".join(zones.names) or "none", len(zones.ignore))
+        self.calibration = zones
+        self._new_zones.put(zones)
+        return zones
 
     def heard(self, result: Any) -> None:
         """The table's answer to one event (a ``refbox.table.Table`` listener, on the table's loop while
@@ -261,6 +302,8 @@ class CameraWorker(threading.Thread):
         entered = []  # (throws entered by hand since the last picture: the dice settler's to know)
         while not self._by_hand.empty():
             entered.append(self._by_hand.get())
+        while not self._new_zones.empty():  # (a calibration saved since the last picture: the last one holds)
+            self.zones = settler.zones = tile_settler.zones = self._new_zones.get()
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
             self.picture = (frame, (), settler.sure)  # (tiles are not drawn: the frame alone)

@@ -404,10 +404,31 @@ def load_zones(path: str, key: str = "camera.zones") -> Any:
         raise ConfigError(f"{key}: cannot use {path}: {exc}") from None
 
 
+ZONES_FILE = "zones.json"
+"""The calibration drawn on the control page, kept beside the journal when ``camera.zones`` names no file."""
+
+
+def zones_file(cfg: Config, journal_path: str) -> str | None:
+    """The calibration file of this table: ``camera.zones``, or else :data:`ZONES_FILE` beside the journal
+    (None for a journal in memory: nowhere to keep one).
+
+    >>> from refbox.config import from_dict
+    >>> zones_file(from_dict({}), "/var/lib/refbox/journal.sqlite3"), zones_file(from_dict({}), ":memory:")
+    ('/var/lib/refbox/zones.json', None)
+    >>> zones_file(from_dict({"camera": {"zones": "/etc/refbox/zones.json"}}), ":memory:")
+    '/etc/refbox/zones.json'
+    """
+    if cfg.camera.zones:
+        return cfg.camera.zones
+    return None if journal_path == ":memory:" else str(Path(journal_path).parent / ZONES_FILE)
+
+
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
     from .camera import CameraWorker, open_source, takes_tiles
 
-    zones = load_zones(cfg.camera.zones) if cfg.camera.zones else None
+    kept_in = zones_file(cfg, table.journal.path)
+    # camera.zones must be readable; the file beside the journal is there once a calibration is drawn on the control page
+    zones = load_zones(kept_in) if kept_in and (cfg.camera.zones or Path(kept_in).is_file()) else None
     load_dice_network(cfg.camera.dice_network)  # (refused here, naming the key, when it cannot be used)
     source_spec = cfg.camera.source
     if sim and not source_spec.startswith("folder:"):
@@ -421,7 +442,7 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
     worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones,
-                          dice_network=cfg.camera.dice_network, dice_confidence=cfg.camera.dice_confidence)
+                          dice_network=cfg.camera.dice_network, dice_confidence=cfg.camera.dice_confidence, zones_file=kept_in)
     devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()

@@ -154,6 +154,42 @@ def reading() -> Any:
     return _answer(answer)
 
 
+def _camera() -> Any:
+    worker = current_app.extensions.get("refbox.camera")
+    if worker is None:
+        raise Refused(404, "this table has no camera")
+    return worker
+
+
+@bp.get("/camera/zones")
+def camera_zones() -> Any:
+    """The camera's calibration (``camera.zones``, vision/zones.py): ``{"calibration": {"size": [w, h], "zones":
+    {name: polygon}, "ignore": [polygon]} or null, "file": where a calibration saved here is kept, or null}``."""
+    worker = _camera()
+    zones = worker.calibration
+    return jsonify({"calibration": None if zones is None else zones.to_calibration(), "file": worker.zones_file})
+
+
+@bp.post("/camera/zones")
+def save_camera_zones() -> Any:
+    """A calibration drawn on the control page, the same object as a calibration file: checked (refused
+    with the key and the reason, 422), kept in the table's calibration file and used by the camera from its
+    next picture on; ``{"accepted": true, "calibration": ..., "file": ...}``."""
+    from vision.zones import CalibrationError
+
+    worker = _camera()
+    data = _json_object('a calibration: {"size": [w, h], "zones": {name: [[x, y], ...]}, "ignore": [[[x, y], ...]]}')
+    if worker.zones_file is None:
+        raise Refused(409, "this table keeps no calibration file (its journal is in memory): set camera.zones to the file to keep it in")
+    try:
+        zones = worker.save_zones(data)
+    except CalibrationError as exc:
+        raise Refused(422, str(exc)) from None
+    except OSError as exc:
+        raise Refused(500, f"the calibration could not be written to {worker.zones_file}: {exc}; the camera keeps its zones") from None
+    return jsonify({"accepted": True, "calibration": zones.to_calibration(), "file": worker.zones_file})
+
+
 @bp.get("/buttons")
 def buttons() -> Any:
     """The logical buttons of the current game (what the keypad and the page can press)."""

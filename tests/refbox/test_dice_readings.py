@@ -314,6 +314,51 @@ def test_a_throw_held_and_entered_by_hand_is_no_second_roll_once_the_die_is_sett
         table.stop()
 
 
+def test_a_calibration_saved_while_the_camera_runs_is_used_from_the_next_picture(tmp_path):
+    """``CameraWorker.save_zones`` (the control page's zones): kept in the table's calibration file, and the next
+    throw's dice are read with it: a die in the ``kept`` zone drawn on a 960 x 540 picture of the 1280 x 720 frames."""
+    reader = SetDiceReader([DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))])
+    table = Table(Journal(tmp_path / "j.sqlite3"), POKER, tick=0.05)
+    table.start()
+    camera = StillCamera(render_dice([5], seed=1)[0], thrown=3)
+    worker = CameraWorker(lambda: camera, table, interval=0.01, dice_reader=lambda: reader, zones_file=str(tmp_path / "zones.json"))
+    try:
+        worker.start()
+        assert wait_until(lambda: worker.status["last"] is not None)
+        assert worker.status["last"]["seen"] == [5]  # (no calibration: values alone)
+        worker.save_zones({"size": [960, 540], "zones": {"kept": [[675, 0], [960, 0], [960, 540], [675, 540]]}})
+        assert json.loads((tmp_path / "zones.json").read_text())["zones"]["kept"][0] == [675.0, 0.0]
+        reader.readings = [DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330)), DieReading(6, (1100.0, 300.0), 0.9, (1070, 270, 1130, 330))]
+        camera.throw(render_dice([5, 6], seed=3)[0])
+        assert wait_until(lambda: worker.status["readings"] == 2)
+        assert worker.status["last"]["seen"] == [{"value": 5, "zone": None, "moved": False}, {"value": 6, "zone": "kept", "moved": True}]
+        assert worker.zones is worker.calibration
+    finally:
+        worker.stop()
+        table.stop()
+
+
+def test_a_table_keeps_the_calibration_drawn_on_its_control_page_beside_its_journal(tmp_path):
+    """Without ``camera.zones`` the calibration file is ``zones.json`` beside the journal: none at first, read at the
+    next start once saved, refused at start naming the key and the file when it cannot be used."""
+    cfg = from_dict({"camera": {"source": f"folder:{Path(__file__).resolve().parents[2] / 'samples' / 'dice'}"}})
+
+    def started():
+        table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+        devices = Devices(table)
+        start_camera(cfg, table, devices, sim=False)
+        devices.camera.stop()
+        return devices.camera
+
+    worker = started()
+    assert worker.zones is None and worker.zones_file == str(tmp_path / "zones.json")
+    worker.save_zones({"zones": {"kept": [[900, 0], [1280, 0], [1280, 720], [900, 720]]}})
+    assert started().zones.names == ("kept",)
+    (tmp_path / "zones.json").write_text('{"zones": {}}')
+    with pytest.raises(ConfigError, match=r"camera.zones: cannot use .*zones.json: calibration 'zones' must be a non-empty object"):
+        started()
+
+
 def test_a_camera_lost_while_a_die_in_doubt_holds_the_throw_holds_nothing(tmp_path):
     """The view's ``camera_hold`` says a die in doubt holds the throw; once the camera is lost it holds nothing
     (the throw is entered by hand), and the camera says why it is gone."""

@@ -97,6 +97,35 @@ def test_a_reading_the_table_takes_is_told_to_the_camera_and_a_refused_one_is_no
     assert wait_until(lambda: camera.entered == [[6], [6, 6, 2, 3, 6], [6, 6, 6, 1, 4]])
 
 
+def test_a_calibration_drawn_on_the_control_page_is_checked_kept_and_used(app, table, client, tmp_path):
+    """``POST /api/camera/zones``: a calibration object, checked (a bad one refused naming the key, the file
+    untouched), written to the table's calibration file and given to the camera; ``GET`` says what it is.
+    For the operator only; without a camera, 404; without a file to keep it in, 409."""
+    from refbox.camera import CameraWorker
+    from tests.support import StillCamera
+
+    drawn = {"size": [960, 540], "zones": {"kept": [[720, 60], [930, 60], [930, 480], [720, 480]]},
+             "ignore": [[[0, 420], [300, 420], [300, 540], [0, 540]]]}
+    assert client.post("/api/camera/zones", json=drawn, headers=pin()).status_code == 404
+    assert client.get("/api/camera/zones").status_code == 404
+    kept = tmp_path / "zones.json"
+    camera = app.extensions["refbox.camera"] = CameraWorker(lambda: StillCamera(), table, zones_file=str(kept))
+    assert client.get("/api/camera/zones").json == {"calibration": None, "file": str(kept)}
+    assert client.post("/api/camera/zones", json=drawn).status_code == 403 and not kept.exists()
+    r = client.post("/api/camera/zones", json={**drawn, "zones": {"kept": [[720, 60], [930, 60]]}}, headers=pin())
+    assert r.status_code == 422 and "zone 'kept'" in r.json["reason"] and not kept.exists()
+    r = client.post("/api/camera/zones", json={**drawn, "zone": {}}, headers=pin())
+    assert r.status_code == 422 and "unknown key(s) ['zone']" in r.json["reason"]
+    r = client.post("/api/camera/zones", json=drawn, headers=pin())
+    assert r.status_code == 200 and r.json["accepted"] and r.json["file"] == str(kept)
+    assert json.loads(kept.read_text()) == r.json["calibration"] == client.get("/api/camera/zones").json["calibration"]
+    assert r.json["calibration"]["zones"]["kept"] == [[720.0, 60.0], [930.0, 60.0], [930.0, 480.0], [720.0, 480.0]]
+    assert camera.calibration.names == ("kept",) and camera.calibration.size == (960, 540)
+    camera.zones_file = None  # (a table whose journal is in memory)
+    r = client.post("/api/camera/zones", json=drawn, headers=pin())
+    assert r.status_code == 409 and "set camera.zones" in r.json["reason"]
+
+
 class Pictured:
     """A camera worker's last picture (``CameraWorker.picture``) and its calibration (``zones``), nothing else."""
 

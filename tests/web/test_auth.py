@@ -12,6 +12,7 @@ BODIES = {
     "/api/events": {"type": "roll", "dice": [5]},
     "/api/new-game": {"game": "futsal", "players": ["A", "B"]},
     "/api/reading": {"dice": [5]},
+    "/api/camera/zones": {"zones": {"kept": [[0, 0], [10, 0], [10, 10]]}},
 }
 
 
@@ -30,8 +31,8 @@ def snapshot(client, table):
 
 
 def test_every_post_route_is_known(app):
-    assert post_routes(app) == ["/api/events", "/api/new-game", "/api/press/stop", "/api/reading", "/api/undo",
-                                "/login", "/logout"]
+    assert post_routes(app) == ["/api/camera/zones", "/api/events", "/api/new-game", "/api/press/stop", "/api/reading",
+                                "/api/undo", "/login", "/logout"]
 
 
 @pytest.mark.parametrize("headers", [{}, {"X-Refbox-Pin": ""}, {"X-Refbox-Pin": "1111"}])
