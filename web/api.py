@@ -164,10 +164,12 @@ def _camera() -> Any:
 @bp.get("/camera/zones")
 def camera_zones() -> Any:
     """The camera's calibration (``camera.zones``, vision/zones.py): ``{"calibration": {"size": [w, h], "zones":
-    {name: polygon}, "ignore": [polygon]} or null, "file": where a calibration saved here is kept, or null}``."""
+    {name: polygon}, "ignore": [polygon]} or null, "file": where a calibration saved here is kept, or null,
+    "frame": [w, h] of the camera's last picture, or null}`` (a calibration without a size is in its pixels)."""
     worker = _camera()
-    zones = worker.calibration
-    return jsonify({"calibration": None if zones is None else zones.to_calibration(), "file": worker.zones_file})
+    zones, picture = worker.calibration, worker.picture
+    frame = None if picture is None else [int(picture[0].shape[1]), int(picture[0].shape[0])]
+    return jsonify({"calibration": None if zones is None else zones.to_calibration(), "file": worker.zones_file, "frame": frame})
 
 
 @bp.post("/camera/zones")

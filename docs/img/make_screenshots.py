@@ -1,7 +1,7 @@
 """Renders the web pages for the docs: docs/img/web-*.png (and the control page's Camera panel
 holding a throw for an unsure die: web-camera-cocked.png, and the players' page then: web-pig-hold.png;
-showing its picture then:
-web-camera-picture.png; its Dice read panel filled in from the dice in view: web-reading-from-view.png).
+showing its picture then: web-camera-picture.png, and zones being drawn on it: web-camera-zones.png;
+its Dice read panel filled in from the dice in view: web-reading-from-view.png).
 
 A real table and journal (in a temporary folder), the real web app on a free local
 port, Debian's Chromium through Playwright. Run from the repository root:
@@ -167,6 +167,17 @@ def main(argv: list[str] | None = None) -> int:
             ctl.click("#camera-show")  # the Camera panel showing the picture, the dice read in it boxed
             ctl.wait_for_function("document.getElementById('camera-picture').complete && document.getElementById('camera-picture').naturalWidth > 0")
             path = args.out / "web-camera-picture.png"
+            ctl.locator("#camera-panel").screenshot(path=str(path))
+            print(f"{path}: {path.stat().st_size // 1024} KB")
+            ctl.click("#zones-draw")  # zones drawn on the picture: a kept zone closed, an ignored area begun
+            k = ctl.locator("#camera-picture").bounding_box()["width"] / 960
+            for x, y in ((740, 40), (940, 40), (940, 500), (740, 500)):
+                ctl.click("#camera-picture", position={"x": x * k, "y": y * k})
+            ctl.click("#zone-close")
+            ctl.fill("#zone-name", "ignore")
+            for x, y in ((20, 400), (240, 400)):
+                ctl.click("#camera-picture", position={"x": x * k, "y": y * k})
+            path = args.out / "web-camera-zones.png"
             ctl.locator("#camera-panel").screenshot(path=str(path))
             print(f"{path}: {path.stat().st_size // 1024} KB")
         finally:

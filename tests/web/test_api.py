@@ -110,7 +110,7 @@ def test_a_calibration_drawn_on_the_control_page_is_checked_kept_and_used(app, t
     assert client.get("/api/camera/zones").status_code == 404
     kept = tmp_path / "zones.json"
     camera = app.extensions["refbox.camera"] = CameraWorker(lambda: StillCamera(), table, zones_file=str(kept))
-    assert client.get("/api/camera/zones").json == {"calibration": None, "file": str(kept)}
+    assert client.get("/api/camera/zones").json == {"calibration": None, "file": str(kept), "frame": None}
     assert client.post("/api/camera/zones", json=drawn).status_code == 403 and not kept.exists()
     r = client.post("/api/camera/zones", json={**drawn, "zones": {"kept": [[720, 60], [930, 60]]}}, headers=pin())
     assert r.status_code == 422 and "zone 'kept'" in r.json["reason"] and not kept.exists()

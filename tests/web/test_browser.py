@@ -348,11 +348,12 @@ class CameraPanel:
     ``reader`` is set to (tests.support.SetDiceReader), logged in on ``page``'s control panel;
     ``stop`` stops both."""
 
-    def __init__(self, page, tmp_path, camera, reader, dice_confidence: float = 0.0) -> None:
+    def __init__(self, page, tmp_path, camera, reader, dice_confidence: float = 0.0, zones_file=None) -> None:
         from refbox.camera import CameraWorker
 
         self.served = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
-        self.worker = CameraWorker(lambda: camera, self.served.table, interval=0.05, dice_reader=lambda: reader, dice_confidence=dice_confidence)
+        self.worker = CameraWorker(lambda: camera, self.served.table, interval=0.05, dice_reader=lambda: reader, dice_confidence=dice_confidence,
+                                   zones_file=zones_file)
         self.served.app.extensions["refbox.camera"] = self.worker
         self.served.log_in(page)
         self.worker.start()
@@ -430,6 +431,61 @@ def test_a_held_throw_is_entered_from_the_dice_in_view_and_the_die_settled_after
         camera.throw(camera.picture)
         assert wait_until(lambda: panel.worker.status["settling"] == "already reported")
         assert panel.worker.status["readings"] == 0 and panel.served.table.view.data["turn_total"] == 4
+    finally:
+        panel.stop()
+
+
+def test_zones_are_drawn_on_the_cameras_picture_saved_and_shown_again(page, tmp_path):
+    """The Camera panel, showing the picture: *Draw the zones*; clicks at a zone's corners (in the picture's
+    pixels, whatever size it is shown at), a name, *Close the zone* (fewer than 3 corners refused, saying so),
+    an ignored area, *Save the zones*: the calibration file holds them with the picture's size, the camera
+    reads with them, and drawing again starts from them. A click on the picture then opens nothing."""
+    import json
+
+    from tests.support import SetDiceReader, StillCamera, wait_until
+
+    kept = tmp_path / "zones.json"
+    panel = CameraPanel(page, tmp_path, StillCamera(), SetDiceReader([]), zones_file=str(kept))
+    e = expect()
+    try:
+        e(page.locator("#zones-draw")).to_be_hidden()
+        page.click("#camera-show")
+        page.wait_for_function("document.getElementById('camera-picture').complete && document.getElementById('camera-picture').naturalWidth === 960")
+        page.click("#zones-draw")
+        e(page.locator("#zones-editor")).to_be_visible()
+        e(page.locator("#zones-list")).to_have_text("no zone yet")
+        k = page.locator("#camera-picture").bounding_box()["width"] / 960  # (shown at the panel's width)
+
+        def corners(*points):
+            for x, y in points:
+                page.click("#camera-picture", position={"x": x * k, "y": y * k})
+
+        corners((720, 60), (930, 60))
+        page.click("#zone-close")
+        e(page.locator("#zones-answer")).to_have_text("a zone needs at least 3 corners: click the picture at each")
+        corners((930, 480), (720, 480))
+        e(page.locator("#zones-list")).to_have_text("no zone yet; 4 points of the zone being drawn")
+        page.click("#zone-close")
+        page.fill("#zone-name", "ignore")
+        corners((0, 420), (300, 420), (300, 539))
+        page.click("#zone-close")
+        e(page.locator("#zones-list")).to_have_text("zones: kept, ignore")
+        e(page.locator("#zones-overlay")).to_be_visible()  # (drawn over the picture, where they were clicked)
+        e(page.locator("#zones-overlay polygon")).to_have_count(2)
+        shown, over = page.locator("#camera-picture").bounding_box(), page.locator("#zones-overlay").bounding_box()
+        assert all(abs(shown[key] - over[key]) <= 1 for key in ("x", "y", "width", "height")), (shown, over)
+        assert page.url.endswith("/control") and len(page.context.pages) == 1  # (no picture opened by the clicks)
+        page.click("#zones-save")
+        e(page.locator("#zones-answer")).to_have_text(f"saved to {kept}: the camera reads with these zones from its next picture on")
+        saved = json.loads(kept.read_text())
+        assert saved["size"] == [960, 540] and len(saved["ignore"]) == 1
+        got = saved["zones"]["kept"]
+        assert len(got) == 4 and all(abs(a - b) <= 2 for p, q in zip(got, [[720, 60], [930, 60], [930, 480], [720, 480]]) for a, b in zip(p, q))
+        assert wait_until(lambda: panel.worker.zones is not None and panel.worker.zones.names == ("kept",))
+        page.click("#zones-draw")  # (stop drawing)
+        e(page.locator("#zones-editor")).to_be_hidden()
+        page.click("#zones-draw")  # (drawing again starts from the camera's calibration)
+        e(page.locator("#zones-list")).to_have_text("zones: kept, ignore")
     finally:
         panel.stop()
 

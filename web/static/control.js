@@ -254,7 +254,105 @@
     picture = !picture;
     $("camera-show").textContent = picture ? S.camera_hide : S.camera_show;
     $("camera-show").setAttribute("aria-expanded", String(picture));
+    $("zones-draw").hidden = !picture;
+    if (!picture && drawing) toggleDrawing();
     showPicture();
+  });
+
+  // The calibration drawn on the picture (GET and POST /api/camera/zones): zones are polygons in the
+  // picture's own pixels (its natural size, at most 960 wide), saved with that size, which scales them
+  // to the camera's frames. The calibration the camera has is loaded to start from.
+  let drawing = false;
+  let zones = [];  // [{name, points: [[x, y], ...]}], ignored areas named "ignore"
+  let points = [];  // the corners of the zone being drawn
+  const SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, text) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function drawZones() {
+    const img = $("camera-picture"), over = $("zones-overlay");
+    over.setAttribute("viewBox", `0 0 ${img.naturalWidth || 960} ${img.naturalHeight || 540}`);
+    over.setAttribute("preserveAspectRatio", "none");
+    const pts = (list) => list.map((p) => p.join(",")).join(" ");
+    const shapes = [];
+    for (const z of zones) {
+      shapes.push(svg("polygon", { points: pts(z.points), class: z.name === "ignore" ? "ignore" : "" }));
+      shapes.push(svg("text", { x: Math.min(...z.points.map((p) => p[0])) + 6, y: Math.min(...z.points.map((p) => p[1])) + 24 }, z.name));
+    }
+    if (points.length) shapes.push(svg("polyline", { points: pts(points) }));
+    for (const [x, y] of points) shapes.push(svg("circle", { cx: x, cy: y, r: 5 }));
+    over.replaceChildren(...shapes);
+    $("zones-list").textContent = (zones.length ? fmt(S.zones_drawn, { zones: zones.map((z) => z.name).join(", ") }) : S.zones_none)
+      + (points.length ? "; " + fmt(S.zones_points, { n: points.length }) : "");
+  }
+  async function loadZones() {
+    let z;
+    try { z = await (await fetch("/api/camera/zones", { credentials: "same-origin" })).json(); } catch (_) { return; }
+    const img = $("camera-picture");
+    const c = z.calibration;
+    zones = [];
+    if (!c) return drawZones();
+    const from = c.size || z.frame || [img.naturalWidth, img.naturalHeight];  // (without a size: the frame's pixels)
+    const kx = (img.naturalWidth || 960) / from[0], ky = (img.naturalHeight || 540) / from[1];
+    const scaled = (poly) => poly.map(([x, y]) => [Math.round(x * kx), Math.round(y * ky)]);
+    for (const [name, poly] of Object.entries(c.zones || {})) zones.push({ name, points: scaled(poly) });
+    for (const poly of c.ignore || []) zones.push({ name: "ignore", points: scaled(poly) });
+    drawZones();
+  }
+  function toggleDrawing() {
+    drawing = !drawing;
+    $("zones-editor").hidden = !drawing;
+    $("zones-overlay").toggleAttribute("hidden", !drawing);  // (an svg element has no hidden property)
+    $("camera-panel").classList.toggle("drawing", drawing);
+    $("zones-draw").textContent = drawing ? S.zones_stop : S.zones_draw;
+    $("zones-draw").setAttribute("aria-expanded", String(drawing));
+    points = [];
+    $("zones-answer").textContent = "";
+    if (!$("zone-name").value) $("zone-name").value = "kept";  // (a zone name is a calibration's key: not translated)
+    if (drawing) loadZones();
+  }
+  $("zones-draw").addEventListener("click", toggleDrawing);
+  $("camera-picture-link").addEventListener("click", (e) => {
+    if (!drawing) return;  // (else a click opens the picture whole)
+    e.preventDefault();
+    const img = $("camera-picture"), box = img.getBoundingClientRect();  // (the picture's own pixels, whatever it is shown at)
+    const x = Math.round((e.clientX - box.left) * img.naturalWidth / box.width), y = Math.round((e.clientY - box.top) * img.naturalHeight / box.height);
+    points.push([Math.min(Math.max(x, 0), img.naturalWidth), Math.min(Math.max(y, 0), img.naturalHeight)]);
+    drawZones();
+  });
+  const zonesSay = (msg, ok) => { $("zones-answer").textContent = msg; $("zones-answer").className = "answer " + (ok ? "accepted" : "refused"); };
+  $("zone-close").addEventListener("click", () => {
+    const name = $("zone-name").value.trim();
+    if (!name) return zonesSay(S.zones_no_name, false);
+    if (points.length < 3) return zonesSay(S.zones_too_few, false);
+    if (name !== "ignore") zones = zones.filter((z) => z.name !== name);  // (a zone drawn again replaces it)
+    zones.push({ name, points });
+    points = [];
+    zonesSay("", true);
+    drawZones();
+  });
+  $("zone-undo").addEventListener("click", () => { points.pop(); drawZones(); });
+  $("zones-clear").addEventListener("click", () => { zones = []; points = []; drawZones(); });
+  $("zones-save").addEventListener("click", async () => {
+    const img = $("camera-picture");
+    const body = { size: [img.naturalWidth, img.naturalHeight], zones: {} };
+    const ignore = [];
+    for (const z of zones) {
+      if (z.name === "ignore") ignore.push(z.points);
+      else body.zones[z.name] = z.points;
+    }
+    if (ignore.length) body.ignore = ignore;
+    let r, a;
+    try {
+      r = await fetch("/api/camera/zones", { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF }, body: JSON.stringify(body) });
+      a = await r.json();
+    } catch (err) { return zonesSay(`${S.refused}: ${err}`, false); }
+    if (r.ok && a.accepted) { zonesSay(fmt(S.zones_saved, { file: a.file }), true); showPicture(); }
+    else zonesSay(`${S.refused}: ${why(a)}`, false);
   });
   setInterval(() => { if (picture && !$("camera-panel").hidden) showPicture(); }, 2000);
 
