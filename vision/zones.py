@@ -52,6 +52,8 @@ def _polygon(what: str, pts: Any) -> np.ndarray:
         raise CalibrationError(f"{what}: polygon must be a list of [x, y] points, got {pts!r}") from None
     if arr.ndim != 2 or arr.shape[1] != 2 or len(arr) < 3:
         raise CalibrationError(f"{what}: polygon needs at least 3 [x, y] points, got {pts!r}")
+    if not np.isfinite(arr).all():
+        raise CalibrationError(f"{what}: every point must be a finite [x, y] in pixels, got {pts!r}")
     return arr
 
 
