@@ -43,18 +43,21 @@ class CalibrationError(ValueError):
 
 CALIBRATION_KEYS = ("size", "zones", "ignore")
 
+MAX_PIXELS = 1e6
+"""The farthest from 0 a calibration's point may lie, in pixels (no camera's picture is that wide)."""
+
 
 def _polygon(what: str, pts: Any) -> np.ndarray:
     """``pts`` as an (n, 2) float32 polygon of at least three points, else CalibrationError naming ``what``."""
     try:
-        arr = np.asarray(pts, dtype=np.float32)
+        arr = np.asarray(pts, dtype=np.float64)
     except (TypeError, ValueError):
         raise CalibrationError(f"{what}: polygon must be a list of [x, y] points, got {pts!r}") from None
     if arr.ndim != 2 or arr.shape[1] != 2 or len(arr) < 3:
         raise CalibrationError(f"{what}: polygon needs at least 3 [x, y] points, got {pts!r}")
-    if not np.isfinite(arr).all():
-        raise CalibrationError(f"{what}: every point must be a finite [x, y] in pixels, got {pts!r}")
-    return arr
+    if not (np.abs(arr) <= MAX_PIXELS).all():  # (and not NaN)
+        raise CalibrationError(f"{what}: every point must be an [x, y] in pixels, at most {MAX_PIXELS:g} from 0, got {pts!r}")
+    return arr.astype(np.float32)
 
 
 @dataclasses.dataclass(frozen=True)
