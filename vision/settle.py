@@ -345,12 +345,17 @@ class Settler:
             self.status = SettleStatus(motion, False, False, still.frames, True, "waiting for agreement")
             return None
         self._armed = False
-        self._by_hand = None
-        before, self._last = self._last, dice
+        before, by_hand = self._last, self._by_hand
         moved = tuple(moved_dice(before, dice, self.max_shift)) if before is not None else (True,) * len(dice)
+        if by_hand is not None:  # (after a throw entered by hand, a die lying as it was read then is no roll either:
+            # a die the camera read surely, corrected by hand, read so again once a hand has passed over it)
+            moved = tuple(m and n for m, n in zip(moved, moved_dice(by_hand, dice, self.max_shift)))
         if before is not None and len(before) == len(dice) and not any(moved):
+            if by_hand is None:  # (a throw entered by hand stands, with the dice as read then, until the next answer)
+                self._last = dice
             self.status = SettleStatus(motion, False, False, still.frames, False, "unchanged since the last answer")
             return None
+        self._last, self._by_hand = dice, None
         self.moved = moved
         self.status = SettleStatus(motion, False, False, still.frames, False, "settled")
         return dice

@@ -267,6 +267,28 @@ def test_values_entered_for_other_dice_than_in_view_answer_the_dice_as_read() ->
         assert len(feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=5.0)) == rolls, (aside, values)
 
 
+def test_a_die_read_surely_but_corrected_by_hand_is_no_roll_when_read_so_again() -> None:
+    """The camera reads a 2 as a 3, surely, and answers; the operator undoes the roll and enters the 2 by hand.
+    A hand then passes over the dice: the 3 it reads again where the die lay is no roll (it is the die as read
+    when the throw was entered), nor a die read as the 2 entered; the next throw is a roll."""
+    three = DieReading(3, (300.0, 100.0), 0.95, (280, 80, 320, 120))
+    read = [three]
+    s = Settler(lambda frame: read)
+    frames = still([1], 12, 11)
+    assert len(feed_all(s, rolling([3], 3, 12) + frames)) == 1  # (the camera's answer: 3)
+    s.answered([2])
+    for t0 in (5.0, 10.0):
+        reasons = []
+        for i, f in enumerate([hand_over(f) for f in frames[:3]] + frames):
+            assert s.feed(f, t0 + i / FPS) is None
+            reasons.append(s.status.reason)
+        assert "unchanged since the last answer" in reasons and reasons[-1] == "entered by hand"
+    read = [replace(three, value=2)]
+    assert feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=15.0) == []
+    read = [DieReading(5, (600.0, 300.0), 0.9, (580, 280, 620, 320))]
+    assert [dice for _, dice in feed_all(s, rolling([5], 4, 13) + still([5], 12, 14), t0=20.0)] == [tuple(read)]
+
+
 def test_a_held_throw_entered_while_the_dice_are_thrown_again_leaves_the_new_throw_a_roll() -> None:
     """The operator enters the held throw while the players already throw again (the picture moving):
     the entry is the throw held, and the new one, once at rest, is the camera's roll."""
