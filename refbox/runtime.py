@@ -420,7 +420,7 @@ def zones_file(cfg: Config, journal_path: str) -> str | None:
     """
     if cfg.camera.zones:
         return cfg.camera.zones
-    return None if journal_path == ":memory:" else str(Path(journal_path).parent / ZONES_FILE)
+    return None if journal_path == ":memory:" else str(Path(journal_path).absolute().parent / ZONES_FILE)
 
 
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
