@@ -1,7 +1,9 @@
 """Draw the LED scoreboard emulator and the serial display's terminal rendering for
-the docs, from a futsal match replayed through the real code (no hand-made pictures).
+the docs, from a futsal match replayed through the real code (no hand-made pictures),
+and the board of `refbox run --sim` at a Pig table while a die in doubt holds the camera's
+throw (a real table's view).
 
-    .venv/bin/python docs/img/make_display_images.py     # writes docs/img/led-futsal.png, display-futsal.txt
+    .venv/bin/python docs/img/make_display_images.py     # writes docs/img/led-futsal.png, display-futsal.txt, led-pig-hold.png
 """
 
 from __future__ import annotations
@@ -41,6 +43,24 @@ def main() -> None:
         sim.wait_for(lambda s: s["clock"] == view["clock"], timeout=5)
         (HERE / "display-futsal.txt").write_text(sim.render_text() + "\n", encoding="utf-8")
     print(f"clock {view['clock']}, shot clock {view.get('shot_clock')}, {view['home']['score']}-{view['away']['score']}")
+    pig_hold()
+
+
+def pig_hold() -> None:
+    """The emulated board of ``refbox run --sim`` (a third row: the message group) at a Pig table whose camera holds
+    a throw for a die in doubt: the view's ``camera_hold``, shown as ``FIX DIE``."""
+    from refbox.config import LedSection, led_config
+    from refbox.journal import Journal
+    from refbox.table import Table
+
+    table = Table(Journal(":memory:"), {"game": "pig", "players": ["Ann", "Bob"]}, clock=lambda: 0.0)
+    for event in ({"type": "roll", "dice": [5]}, {"type": "stop"}, {"type": "roll", "dice": [4]}):
+        assert table.handle(event).accepted
+    table.handle_hold("die")
+    board = LedScoreboard(led_config(LedSection(), sim=True))
+    board.show(table.view.data)
+    board.backend.save_png(HERE / "led-pig-hold.png", scale=2)
+    print("pig, the board as text:", board.backend.text())
 
 
 if __name__ == "__main__":
