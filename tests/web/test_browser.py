@@ -438,7 +438,7 @@ def test_a_held_throw_is_entered_from_the_dice_in_view_and_the_die_settled_after
 def test_zones_are_drawn_on_the_cameras_picture_saved_and_shown_again(page, tmp_path):
     """The Camera panel, showing the picture: *Draw the zones*; clicks at a zone's corners (in the picture's
     pixels, whatever size it is shown at), a name, *Close the zone* (fewer than 3 corners refused, saying so),
-    an ignored area, *Save the zones*: the calibration file holds them with the picture's size, the camera
+    an ignored area, a corner dragged, *Save the zones*: the calibration file holds them with the picture's size, the camera
     reads with them, and drawing again starts from them. A click on the picture then opens nothing."""
     import json
 
@@ -475,12 +475,19 @@ def test_zones_are_drawn_on_the_cameras_picture_saved_and_shown_again(page, tmp_
         shown, over = page.locator("#camera-picture").bounding_box(), page.locator("#zones-overlay").bounding_box()
         assert all(abs(shown[key] - over[key]) <= 1 for key in ("x", "y", "width", "height")), (shown, over)
         assert page.url.endswith("/control") and len(page.context.pages) == 1  # (no picture opened by the clicks)
+        page.evaluate("document.getElementById('camera-picture').scrollIntoView({block: 'end'})")  # (the mouse, unlike a click, does not scroll)
+        shown = page.locator("#camera-picture").bounding_box()  # (a corner dragged where it belongs: no new corner)
+        page.mouse.move(shown["x"] + 930 * k + 3, shown["y"] + 480 * k - 3)
+        page.mouse.down()
+        page.mouse.move(shown["x"] + 940 * k, shown["y"] + 500 * k, steps=5)
+        page.mouse.up()
+        e(page.locator("#zones-list")).to_have_text("zones: kept, ignore")
         page.click("#zones-save")
         e(page.locator("#zones-answer")).to_have_text(f"saved to {kept}: the camera reads with these zones from its next picture on")
         saved = json.loads(kept.read_text())
         assert saved["size"] == [960, 540] and len(saved["ignore"]) == 1
         got = saved["zones"]["kept"]
-        assert len(got) == 4 and all(abs(a - b) <= 2 for p, q in zip(got, [[720, 60], [930, 60], [930, 480], [720, 480]]) for a, b in zip(p, q))
+        assert len(got) == 4 and all(abs(a - b) <= 2 for p, q in zip(got, [[720, 60], [930, 60], [940, 500], [720, 480]]) for a, b in zip(p, q))
         assert wait_until(lambda: panel.worker.zones is not None and panel.worker.zones.names == ("kept",))
         page.click("#zones-draw")  # (stop drawing)
         e(page.locator("#zones-editor")).to_be_hidden()

@@ -315,12 +315,38 @@
     if (drawing) loadZones();
   }
   $("zones-draw").addEventListener("click", toggleDrawing);
+  function atPicture(e) {  // the picture's own pixels of a pointer event, whatever size it is shown at
+    const img = $("camera-picture"), box = img.getBoundingClientRect();
+    const x = Math.round((e.clientX - box.left) * img.naturalWidth / box.width), y = Math.round((e.clientY - box.top) * img.naturalHeight / box.height);
+    return [Math.min(Math.max(x, 0), img.naturalWidth), Math.min(Math.max(y, 0), img.naturalHeight)];
+  }
+  // A corner of a closed zone is dragged where it belongs (a press within a few pixels of it); a click elsewhere
+  // adds a corner to the zone being drawn.
+  let dragged = null, moved = false;
+  $("camera-picture").addEventListener("pointerdown", (e) => {
+    if (!drawing) return;
+    const [x, y] = atPicture(e), img = $("camera-picture");
+    const reach = 12 * img.naturalWidth / img.getBoundingClientRect().width;  // (12 pixels on the screen)
+    const near = zones.flatMap((z) => z.points).find(([px, py]) => Math.hypot(px - x, py - y) <= reach);
+    if (!near) return;
+    e.preventDefault();
+    dragged = near;
+    moved = false;
+    img.setPointerCapture(e.pointerId);
+  });
+  $("camera-picture").addEventListener("pointermove", (e) => {
+    if (!dragged) return;
+    [dragged[0], dragged[1]] = atPicture(e);
+    moved = true;
+    drawZones();
+  });
+  $("camera-picture").addEventListener("pointerup", () => { dragged = null; });
+  $("camera-picture").addEventListener("dragstart", (e) => { if (drawing) e.preventDefault(); });  // (no image drag)
   $("camera-picture-link").addEventListener("click", (e) => {
     if (!drawing) return;  // (else a click opens the picture whole)
     e.preventDefault();
-    const img = $("camera-picture"), box = img.getBoundingClientRect();  // (the picture's own pixels, whatever it is shown at)
-    const x = Math.round((e.clientX - box.left) * img.naturalWidth / box.width), y = Math.round((e.clientY - box.top) * img.naturalHeight / box.height);
-    points.push([Math.min(Math.max(x, 0), img.naturalWidth), Math.min(Math.max(y, 0), img.naturalHeight)]);
+    if (moved) { moved = false; return; }  // (the end of a corner's drag: no new corner)
+    points.push(atPicture(e));
     drawZones();
   });
   const zonesSay = (msg, ok) => { $("zones-answer").textContent = msg; $("zones-answer").className = "answer " + (ok ? "accepted" : "refused"); };
