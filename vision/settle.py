@@ -37,9 +37,11 @@ seconds). It answers None almost always, and the dice (a tuple of
    no throw); after a reconnect (:meth:`Settler.reset`) it is armed, but dice
    lying as it last saw them at rest are still no new roll.
 6. **By hand.** A throw held by a die in doubt and entered by hand instead
-   (:meth:`Settler.answered`, the control page's dice read) is answered as
-   if the settler had answered it, with the values entered: a cocked die then
-   pushed flat in place is no second roll.
+   (:meth:`Settler.answered`: the control page's dice read, or any roll the
+   table takes from another source than the camera) is answered as if the
+   settler had answered it, with the values entered (:func:`entered_on`): a
+   cocked die then pushed flat in place is no second roll, nor a die read as
+   it was when the throw was entered (a sure misreading corrected by hand).
 
 Everything is pure and deterministic: the clock is an argument, the reader is
 injected (default a :class:`vision.dice.DiceReader`: :func:`~vision.dice.read_dice` that
