@@ -11,7 +11,6 @@ import threading
 import tty
 from typing import Any
 
-
 log = logging.getLogger(__name__)
 
 

@@ -12,14 +12,18 @@
   let games = [];
   let currentGame = null;
 
+  // POST a JSON body with the session's CSRF token: the response and its JSON (throws when either fails)
+  async function send(url, body) {
+    const r = await fetch(url, { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
+      body: body === undefined ? undefined : JSON.stringify(body) });
+    return { r, a: await r.json() };
+  }
   async function post(url, body) {
     $("answer").textContent = S.sent;
     let r, a;
     try {
-      r = await fetch(url, { method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
-        body: body === undefined ? undefined : JSON.stringify(body) });
-      a = await r.json();
+      ({ r, a } = await send(url, body));
     } catch (err) {
       $("answer").textContent = `${S.refused}: ${err}`;
       $("answer").className = "answer refused";
@@ -373,9 +377,7 @@
     if (ignore.length) body.ignore = ignore;
     let r, a;
     try {
-      r = await fetch("/api/camera/zones", { method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF }, body: JSON.stringify(body) });
-      a = await r.json();
+      ({ r, a } = await send("/api/camera/zones", body));
     } catch (err) { return zonesSay(`${S.refused}: ${err}`, false); }
     if (r.ok && a.accepted) { zonesSay(fmt(S.zones_saved, { file: a.file }), true); showPicture(); }
     else zonesSay(`${S.refused}: ${why(a)}`, false);
