@@ -210,7 +210,8 @@ class CameraWorker(threading.Thread):
         (``vision.zones.Zones.from_calibration``: a ``CalibrationError`` naming the key and the value),
         written to ``zones_file`` whole or not at all (a power cut meanwhile leaves the file as it was),
         and used from the next picture on (the zones of the dice and tiles read, the areas left out).
-        Returns the zones. Raises ValueError when no ``zones_file`` is set, OSError when it cannot be
+        A calibration that holds nothing (``{"zones": {}}``, the zones cleared) is kept so too and leaves
+        the camera without zones. Returns the zones (None: none). Raises ValueError when no ``zones_file`` is set, OSError when it cannot be
         written; either way nothing changes. Any thread may call it."""
         import json
         import os
@@ -236,9 +237,10 @@ class CameraWorker(threading.Thread):
             raise
         log.info("camera: calibration saved to %s (zones %s, %d ignored areas)", self.zones_file,
                  ", ".join(zones.names) or "none", len(zones.ignore))
-        self.calibration = zones
-        self._new_zones.put(zones)
-        return zones
+        used = None if zones.empty else zones
+        self.calibration = used
+        self._new_zones.put(used)
+        return used
 
     def heard(self, result: Any) -> None:
         """The table's answer to one event (a ``refbox.table.Table`` listener, on the table's loop while

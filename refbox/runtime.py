@@ -387,8 +387,9 @@ def load_dice_network(network: str, key: str = "camera.dice_network") -> Any:
 
 
 def load_zones(path: str, key: str = "camera.zones") -> Any:
-    """The table zones of ``camera.zones`` (a calibration file, vision/zones.py); a file
-    that cannot be read or used is refused naming the key, the file and the reason."""
+    """The table zones of ``camera.zones`` (a calibration file, vision/zones.py), None when it holds
+    none (``{"zones": {}}``: the zones cleared on the control page); a file that cannot be read or
+    used is refused naming the key, the file and the reason."""
     import json
 
     from vision.zones import CalibrationError, Zones
@@ -399,9 +400,10 @@ def load_zones(path: str, key: str = "camera.zones") -> Any:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if not isinstance(data, dict):
             raise CalibrationError(f"expected a JSON object, got {type(data).__name__}")
-        return Zones.from_calibration(data)
+        zones = Zones.from_calibration(data)
     except (OSError, ValueError) as exc:  # CalibrationError and JSON errors are ValueErrors
         raise ConfigError(f"{key}: cannot use {path}: {exc}") from None
+    return None if zones.empty else zones
 
 
 ZONES_FILE = "zones.json"

@@ -18,7 +18,10 @@ there is read, and nothing moving there (a hand moving pieces) holds up a roll::
 
     {"zones": {"tray": [...]}, "ignore": [[[0, 0], [300, 0], [300, 720], [0, 720]]]}
 
-A calibration may hold only ``ignore`` areas.
+A calibration may hold only ``ignore`` areas. One that holds neither, ``{"zones": {}}``,
+is a table without zones (:attr:`Zones.empty`): the control page saves it when its zones
+are cleared. A calibration without a ``zones`` key or ``ignore`` areas is refused (a file
+meant to hold zones that holds none is more likely a mistake).
 
 >>> z = Zones.from_calibration({"zones": {"tray": [[0, 0], [10, 0], [10, 10], [0, 10]]}})
 >>> z.zone_of((5, 5)), z.zone_of((20, 5))
@@ -79,8 +82,8 @@ class Zones:
         if not isinstance(ignore, list):
             raise CalibrationError(f"calibration 'ignore' must be a list of polygons (each a list of [x, y] points), got {ignore!r}")
         zones = calibration.get("zones", {} if ignore else None)
-        if not isinstance(zones, Mapping) or not (zones or ignore):
-            raise CalibrationError(f"calibration 'zones' must be a non-empty object of name -> polygon, got {zones!r}")
+        if not isinstance(zones, Mapping):
+            raise CalibrationError(f"calibration 'zones' must be an object of name -> polygon ({{}} for none), got {zones!r}")
         polys = [(str(name), _polygon(f"zone {name!r}", pts)) for name, pts in zones.items()]
         left_out = tuple(_polygon(f"calibration 'ignore' [{i}]", pts) for i, pts in enumerate(ignore))
         size = calibration.get("size")
@@ -125,6 +128,15 @@ class Zones:
         out = frame.copy()
         cv2.fillPoly(out, polys, np.round(colour).tolist())
         return out
+
+    @property
+    def empty(self) -> bool:
+        """Does this calibration hold neither a zone nor an area left out (a table without zones)?
+
+        >>> Zones.from_calibration({"zones": {}}).empty, Zones.from_calibration({"ignore": [[[0, 0], [5, 0], [5, 5]]]}).empty
+        (True, False)
+        """
+        return not self.polygons and not self.ignore
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -176,7 +176,8 @@ def camera_zones() -> Any:
 def save_camera_zones() -> Any:
     """A calibration drawn on the control page, the same object as a calibration file: checked (refused
     with the key and the reason, 422), kept in the table's calibration file and used by the camera from its
-    next picture on; ``{"accepted": true, "calibration": ..., "file": ...}``."""
+    next picture on; ``{"accepted": true, "calibration": ..., "file": ...}``. A calibration of no zones,
+    ``{"zones": {}}``, leaves the camera without zones (``calibration``: null)."""
     from vision.zones import CalibrationError
 
     worker = _camera()
@@ -189,7 +190,7 @@ def save_camera_zones() -> Any:
         raise Refused(422, str(exc)) from None
     except OSError as exc:
         raise Refused(500, f"the calibration could not be written to {worker.zones_file}: {exc}; the camera keeps its zones") from None
-    return jsonify({"accepted": True, "calibration": zones.to_calibration(), "file": worker.zones_file})
+    return jsonify({"accepted": True, "calibration": None if zones is None else zones.to_calibration(), "file": worker.zones_file})
 
 
 @bp.get("/buttons")

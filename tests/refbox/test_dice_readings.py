@@ -330,9 +330,14 @@ def test_a_calibration_saved_while_the_camera_runs_is_used_from_the_next_picture
         assert json.loads((tmp_path / "zones.json").read_text())["zones"]["kept"][0] == [675.0, 0.0]
         reader.readings = [DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330)), DieReading(6, (1100.0, 300.0), 0.9, (1070, 270, 1130, 330))]
         camera.throw(render_dice([5, 6], seed=3)[0])
-        assert wait_until(lambda: worker.status["readings"] == 2)
+        assert wait_until(lambda: worker.status["last"]["n"] == 2)  # (the table's answer kept: not only the reading counted)
         assert worker.status["last"]["seen"] == [{"value": 5, "zone": None, "moved": False}, {"value": 6, "zone": "kept", "moved": True}]
         assert worker.zones is worker.calibration
+        assert worker.save_zones({"size": [960, 540], "zones": {}}) is None and worker.calibration is None  # (the zones cleared)
+        reader.readings = [DieReading(3, (300.0, 300.0), 0.9, (270, 270, 330, 330)), DieReading(4, (1100.0, 300.0), 0.9, (1070, 270, 1130, 330))]
+        camera.throw(render_dice([3, 4], seed=4)[0])
+        assert wait_until(lambda: worker.status["last"]["n"] == 3)
+        assert worker.status["last"]["seen"] == [3, 4] and worker.zones is None  # (values alone again)
     finally:
         worker.stop()
         table.stop()
@@ -354,8 +359,10 @@ def test_a_table_keeps_the_calibration_drawn_on_its_control_page_beside_its_jour
     assert worker.zones is None and worker.zones_file == str(tmp_path / "zones.json")
     worker.save_zones({"zones": {"kept": [[900, 0], [1280, 0], [1280, 720], [900, 720]]}})
     assert started().zones.names == ("kept",)
-    (tmp_path / "zones.json").write_text('{"zones": {}}')
-    with pytest.raises(ConfigError, match=r"camera.zones: cannot use .*zones.json: calibration 'zones' must be a non-empty object"):
+    worker.save_zones({"size": [1280, 720], "zones": {}})  # (the zones cleared on the control page)
+    assert started().zones is None and json.loads((tmp_path / "zones.json").read_text()) == {"size": [1280, 720], "zones": {}}
+    (tmp_path / "zones.json").write_text('{"zones": []}')
+    with pytest.raises(ConfigError, match=r"camera.zones: cannot use .*zones.json: calibration 'zones' must be an object"):
         started()
 
 

@@ -44,13 +44,24 @@ def test_split_groups_by_zone() -> None:
         ({**CAL, "ignroe": []}, "unknown key.*ignroe"),
         ({**CAL, "ignore": {"board": [[0, 0], [1, 0], [1, 1]]}}, "'ignore' must be a list of polygons"),
         ({**CAL, "ignore": [[[0, 0], [1, 1]]]}, r"'ignore' \[0\]: polygon needs at least 3"),
-        ({"zones": {}, "ignore": []}, "zones"),
+        ({"size": [1280, 720]}, "'zones' must be an object"),
+        ({"zones": [], "ignore": []}, "'zones' must be an object"),
         ({"zones": {"kept": [[0, 0], [1e300, 0], [1, 1]]}}, "zone 'kept': every point must be an \\[x, y\\] in pixels, at most 1e\\+06 from 0"),
     ],
 )
 def test_bad_calibrations_name_the_key(bad: dict, word: str) -> None:
     with pytest.raises(CalibrationError, match=word):
         Zones.from_calibration(bad)
+
+
+def test_a_calibration_of_no_zones_is_a_table_without_zones() -> None:
+    """``{"zones": {}}`` (the zones cleared on the control page) holds nothing: every die in no zone, nothing left out."""
+    z = Zones.from_calibration({"size": [1280, 720], "zones": {}})
+    assert z.empty and z.names == () and z.zone_of((5.0, 5.0)) is None
+    frame = np.arange(300, dtype=np.uint8).reshape(10, 10, 3)
+    assert z.leave_out(frame) is frame
+    assert Zones.from_calibration(z.to_calibration()) == z
+    assert not Zones.from_calibration(CAL).empty
 
 
 def test_draw_dice_marks_sure_and_unsure() -> None:

@@ -121,6 +121,9 @@ def test_a_calibration_drawn_on_the_control_page_is_checked_kept_and_used(app, t
     assert json.loads(kept.read_text()) == r.json["calibration"] == client.get("/api/camera/zones").json["calibration"]
     assert r.json["calibration"]["zones"]["kept"] == [[720.0, 60.0], [930.0, 60.0], [930.0, 480.0], [720.0, 480.0]]
     assert camera.calibration.names == ("kept",) and camera.calibration.size == (960, 540)
+    r = client.post("/api/camera/zones", json={"size": [960, 540], "zones": {}}, headers=pin())  # (the zones cleared and saved)
+    assert r.status_code == 200 and r.json["calibration"] is None and camera.calibration is None
+    assert json.loads(kept.read_text()) == {"size": [960, 540], "zones": {}} and client.get("/api/camera/zones").json["calibration"] is None
     camera.zones_file = None  # (a table whose journal is in memory)
     r = client.post("/api/camera/zones", json=drawn, headers=pin())
     assert r.status_code == 409 and "set camera.zones" in r.json["reason"]

@@ -439,7 +439,8 @@ def test_zones_are_drawn_on_the_cameras_picture_saved_and_shown_again(page, tmp_
     """The Camera panel, showing the picture: *Draw the zones*; clicks at a zone's corners (in the picture's
     pixels, whatever size it is shown at), a name, *Close the zone* (fewer than 3 corners refused, saying so),
     an ignored area, a corner dragged, *Save the zones*: the calibration file holds them with the picture's size, the camera
-    reads with them, and drawing again starts from them. A click on the picture then opens nothing."""
+    reads with them, and drawing again starts from them. A click on the picture then opens nothing. *Clear all*
+    and *Save the zones*: no zones."""
     import json
 
     from tests.support import SetDiceReader, StillCamera, wait_until
@@ -493,6 +494,13 @@ def test_zones_are_drawn_on_the_cameras_picture_saved_and_shown_again(page, tmp_
         e(page.locator("#zones-editor")).to_be_hidden()
         page.click("#zones-draw")  # (drawing again starts from the camera's calibration)
         e(page.locator("#zones-list")).to_have_text("zones: kept, ignore")
+        page.click("#zones-clear")  # (cleared and saved: no zones)
+        e(page.locator("#zones-list")).to_have_text("no zone yet")
+        page.click("#zones-save")
+        e(page.locator("#zones-answer")).to_have_text(
+            f"no zones saved to {kept}: the camera reads the whole picture as one table from its next picture on")
+        assert json.loads(kept.read_text()) == {"size": [960, 540], "zones": {}}
+        assert wait_until(lambda: panel.worker.zones is None)
     finally:
         panel.stop()
 

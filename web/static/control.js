@@ -344,7 +344,7 @@
     moved = true;
     drawZones();
   });
-  $("camera-picture").addEventListener("pointerup", () => { dragged = null; });
+  for (const end of ["pointerup", "pointercancel"]) $("camera-picture").addEventListener(end, () => { dragged = null; });
   $("camera-picture").addEventListener("dragstart", (e) => { if (drawing) e.preventDefault(); });  // (no image drag)
   $("camera-picture-link").addEventListener("click", (e) => {
     if (!drawing) return;  // (else a click opens the picture whole)
@@ -379,7 +379,7 @@
     try {
       ({ r, a } = await send("/api/camera/zones", body));
     } catch (err) { return zonesSay(`${S.refused}: ${err}`, false); }
-    if (r.ok && a.accepted) { zonesSay(fmt(S.zones_saved, { file: a.file }), true); showPicture(); }
+    if (r.ok && a.accepted) { zonesSay(fmt(a.calibration ? S.zones_saved : S.zones_removed, { file: a.file }), true); showPicture(); }
     else zonesSay(`${S.refused}: ${why(a)}`, false);
   });
   setInterval(() => { if (picture && !$("camera-panel").hidden) showPicture(); }, 2000);
