@@ -41,6 +41,7 @@ DISPLAY_TEXTS: tuple[str, ...] = (
     "READY",
     "FIX DIE",
     "FIX TILE",
+    "NO CAMERA",
 )
 
 #: Letter -> ASCII the 7-segment font draws. Where a Cyrillic letter has a 7-segment

@@ -267,6 +267,7 @@ class CameraWorker(threading.Thread):
                 backoff = min(backoff * 2, 30.0)
                 continue
             self.status.update(connected=True, last_error=None)
+            self._hold(None)  # (back: its pictures say what holds the reading)
             backoff = 1.0
             reader = self.dice_reader()  # (a new reader for each connection: the camera may come back another size)
             if settler is None:  # (dice lying in the tray when the table starts are no throw: after a restart, the last roll)
@@ -383,4 +384,4 @@ class CameraWorker(threading.Thread):
         if self.status["last_error"] != reason:
             log.error("%s; retrying, rolls can be entered by hand meanwhile", reason)
         self.status.update(connected=False, last_error=reason)
-        self._hold(None)  # (nothing is held by a camera that sees nothing: the throw is entered by hand)
+        self._hold("lost")  # (the players are told to enter their throws by hand meanwhile)

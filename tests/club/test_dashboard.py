@@ -122,6 +122,8 @@ def test_the_dashboard_in_a_real_browser(club):
             pig = page.locator('article[data-table="table-1"]')
             tables["table-1"].handle_hold("die")  # (a die in doubt holds table-1's camera: the club sees which table waits)
             expect(pig.locator(".hold")).to_have_text("a die in doubt holds the throw", timeout=10_000)
+            tables["table-1"].handle_hold("lost")  # (its camera lost: throws are entered by hand there)
+            expect(pig.locator(".hold")).to_have_text("camera lost: throws entered by hand", timeout=10_000)
             tables["table-1"].handle_hold(None)
             expect(pig.locator(".hold")).to_have_count(0, timeout=10_000)
             pubs["table-1"].close()

@@ -34,8 +34,8 @@ def test_pig_keeps_seats_and_shows_the_turn_total():
 
 def test_a_throw_the_camera_holds_is_a_status_word_until_it_is_taken(tmp_path):
     """A die in doubt holds the camera's throw (the table's view says ``camera_hold``): a scoreboard's message
-    group says ``FIX DIE`` (in Ukrainian ПОПРАВ, drawn nOnPA8 on seven segments); a tile, ``FIX TILE``; a won
-    game says WINNER whatever the camera holds."""
+    group says ``FIX DIE`` (in Ukrainian ПОПРАВ, drawn nOnPA8 on seven segments); a tile, ``FIX TILE``; a camera
+    lost, ``NO CAMERA`` (БЕЗ КАМЕРИ, bE3 HAnEPU); a won game says WINNER whatever the camera holds."""
     from firmware_bridge import glyphs
     from refbox import i18n
     from refbox.journal import Journal
@@ -48,6 +48,9 @@ def test_a_throw_the_camera_holds_is_a_status_word_until_it_is_taken(tmp_path):
     assert f.message == "FIX DIE" and glyphs.segment_text(i18n.display_text(f.message, "uk")) == "nOnPA8"
     table.handle_hold("tile")
     assert DisplayFields.from_view(table.view.data).message == "FIX TILE"
+    table.handle_hold("lost")
+    f = DisplayFields.from_view(table.view.data)
+    assert f.message == "NO CAMERA" and glyphs.segment_text(i18n.display_text(f.message, "uk")) == "bE3 HAnEPU"
     assert DisplayFields.from_view({**table.view.data, "winner": "Ann"}).message == "WINNER"
     table.handle_hold(None)
     assert DisplayFields.from_view(table.view.data).message == ""

@@ -366,9 +366,10 @@ def test_a_table_keeps_the_calibration_drawn_on_its_control_page_beside_its_jour
         started()
 
 
-def test_a_camera_lost_while_a_die_in_doubt_holds_the_throw_holds_nothing(tmp_path):
-    """The view's ``camera_hold`` says a die in doubt holds the throw; once the camera is lost it holds nothing
-    (the throw is entered by hand), and the camera says why it is gone."""
+def test_a_camera_lost_while_a_die_in_doubt_holds_the_throw_says_it_is_lost_until_it_is_back(tmp_path):
+    """The view's ``camera_hold`` says a die in doubt holds the throw; once the camera is lost it says ``lost``
+    (throws are entered by hand meanwhile), and the camera says why it is gone; once it is back, its pictures
+    say what holds the reading again."""
     from vision.sources import CameraLost
 
     class Losable(StillCamera):
@@ -394,8 +395,12 @@ def test_a_camera_lost_while_a_die_in_doubt_holds_the_throw_holds_nothing(tmp_pa
         worker.start()
         assert wait_until(lambda: table.view.data.get("camera_hold") == "die")
         camera.lost = True
-        assert wait_until(lambda: "camera_hold" not in table.view.data)
+        assert wait_until(lambda: table.view.data.get("camera_hold") == "lost")
         assert wait_until(lambda: worker.status["last_error"] == "cannot open the camera: unplugged") and not worker.status["connected"]
+        reader.readings = [DieReading(4, (300.0, 300.0), 0.9, (270, 270, 330, 330))]  # (settled while it was away)
+        camera.lost = False
+        assert wait_until(lambda: worker.status["connected"], 5)  # (retried after a second)
+        assert wait_until(lambda: "camera_hold" not in table.view.data)
     finally:
         worker.stop()
         table.stop()

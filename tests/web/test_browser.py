@@ -343,6 +343,40 @@ def test_control_panel_says_when_a_picture_could_not_be_read(page, tmp_path):
         s.stop()
 
 
+def test_a_lost_camera_is_said_on_the_control_and_players_pages_until_it_is_back(page, tmp_path):
+    """A camera that cannot be opened (unplugged): the control panel says why and that it is retried, the players'
+    page that throws are entered by hand; once it opens, both say so no more."""
+    from refbox.camera import CameraWorker
+    from tests.support import StillCamera
+    from vision.synth import render_dice
+
+    plugged = []
+
+    def opener():
+        if not plugged:
+            raise OSError("no such camera: /dev/video0")
+        return StillCamera(render_dice([4], seed=1)[0])
+
+    s = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
+    worker = CameraWorker(opener, s.table, interval=0.05)
+    s.app.extensions["refbox.camera"] = worker
+    try:
+        s.log_in(page)
+        worker.start()
+        players = page.context.new_page()
+        players.goto(s.url + "/")
+        lost = "the camera does not see the table: enter the throws by hand until it is back"
+        expect()(players.locator("#camera-hold")).to_have_text(lost)
+        expect()(page.locator("#camera-state")).to_contain_text("cannot open the camera: no such camera: /dev/video0")
+        assert players.locator("#camera-hold").get_attribute("hidden") is None
+        plugged.append(True)  # (retried after a second)
+        expect()(players.locator("#camera-hold")).to_be_hidden(timeout=10_000)
+        expect()(page.locator("#camera-state")).to_contain_text("connected", timeout=10_000)
+    finally:
+        worker.stop()
+        s.stop()
+
+
 class CameraPanel:
     """A Pig table served with a camera worker over ``camera`` whose dice reader reads what
     ``reader`` is set to (tests.support.SetDiceReader), logged in on ``page``'s control panel;

@@ -25,7 +25,7 @@ function renderTile(t) {
   tile.append(ul);
   if (s.winner) tile.append(el("div", "winner", fmt(L.wins, s.winner)));
   else if (s.turn) tile.append(el("div", "turn", fmt(L.to_play, s.turn)));
-  if (s.hold === "die" || s.hold === "tile") tile.append(el("div", "hold", s.hold === "die" ? L.hold_die : L.hold_tile));
+  if (Object.hasOwn(L.holds, s.hold || "")) tile.append(el("div", "hold", L.holds[s.hold]));
   return tile;
 }
 
