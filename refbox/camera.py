@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import logging
 import queue
+import statistics
 import threading
 import time
+from collections import deque
 from typing import Any, Callable, Sequence
 
 log = logging.getLogger(__name__)
@@ -65,6 +67,10 @@ def frame_problem(frame: Any) -> str | None:
     if shape is not None and len(shape) == 3 and shape[2] == 3 and shape[0] > 0 and shape[1] > 0 and str(dtype) == "uint8":
         return None
     return f"expected a colour picture of 8-bit values, (height, width, 3), got shape {shape}, {dtype}"
+
+
+READ_TIMES = 50
+"""How many of the last pictures read the camera's ``status["read_ms"]`` is the median of."""
 
 
 def next_frame_wait(interval: float, asked: float, now: float) -> float:
@@ -137,6 +143,11 @@ class CameraWorker(threading.Thread):
     meanwhile), the first of a run of failures alike is logged (a reader's fault
     with its traceback), and the camera goes on with the next picture.
 
+    ``status["read_ms"]`` is how long the camera takes to read a picture here: the median of the last
+    :data:`READ_TIMES` pictures read (settler and reader, milliseconds of the wall clock; None before one).
+    Above ``interval`` the camera reads pictures one after another, as fast as it can (a Pi 4 reads about
+    3 to 4 times slower than a desktop: docs/vision.md), and the control page says so.
+
     ``status["settling"]`` says what the settler saw in the last picture, so that a roll that does
     not come is no mystery at the table: ``a die is unsure (cocked?)`` (it holds the roll until
     someone settles the die or enters the throw by hand), ``hand in the picture``, ``moving``,
@@ -182,7 +193,8 @@ class CameraWorker(threading.Thread):
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
-                                       "settling": None, "in_view": []}
+                                       "settling": None, "in_view": [], "read_ms": None, "interval_ms": round(interval * 1000)}
+        self._read_times: deque[float] = deque(maxlen=READ_TIMES)  # (seconds each of the last pictures read took)
 
     def start(self) -> None:
         """Start reading, and hear the table (:meth:`heard`) while it runs."""
@@ -283,12 +295,15 @@ class CameraWorker(threading.Thread):
                     if problem is not None:  # (no reader could read it: refused here, naming the reason)
                         self._unreadable(frame, problem)
                     else:
+                        began = time.perf_counter()
                         try:
                             self._feed(frame, reader, settler, tile_settler)
                         except Exception as exc:  # a fault of a reader on this picture: reported, and the camera goes on
                             self._unreadable(frame, exc)
                         else:
                             self.status["reading_error"] = None
+                            self._read_times.append(time.perf_counter() - began)
+                            self.status["read_ms"] = round(1000 * statistics.median(self._read_times), 1)
                     self._halt.wait(next_frame_wait(self.interval, asked, self.clock()))
             except CameraLost as exc:
                 self._lost(f"camera lost: {exc}")

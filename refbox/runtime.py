@@ -90,7 +90,8 @@ class Devices:
         elif st["reading_error"]:
             detail = f"a picture could not be read: {st['reading_error']} ({st['unreadable']} so far; going on with the next picture, enter rolls by hand meanwhile)"
         else:
-            detail = f"connected, {st['readings']} readings" if st["connected"] else "opening"
+            speed = f", {st['read_ms']:g} ms a picture" if st.get("read_ms") is not None else ""
+            detail = f"connected, {st['readings']} readings{speed}" if st["connected"] else "opening"
         return {"ok": ok and not st["last_error"] and not st["reading_error"], "detail": detail, **st}
 
     def _keypad_health(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import threading
 import time
@@ -137,11 +138,14 @@ def test_camera_folder_deleted_is_reported_retried_and_manual_rolls_go_on(tmp_pa
     worker.start()
     assert wait_until(lambda: dev.health()["camera"]["connected"])
     assert dev.health()["camera"]["ok"] and dev.health()["camera"]["detail"].startswith("connected")
+    assert wait_until(lambda: re.fullmatch(r"connected, \d+ readings, [\d.]+ ms a picture", dev.health()["camera"]["detail"]))
+    assert 0 < dev.health()["camera"]["read_ms"] < 10_000 and table.view.data.get("camera_hold") is None
 
     shutil.rmtree(photos)  # the camera goes away
     assert wait_until(lambda: not dev.health()["camera"]["ok"])
     bad = dev.health()["camera"]
     assert "photos" in bad["detail"] and "retrying" in bad["detail"], bad
+    assert wait_until(lambda: table.view.data.get("camera_hold") == "lost")  # (the players are told to enter throws by hand)
     before = table.session.applied
     assert table.submit({"type": "roll", "dice": [4]}, "web").result(5).accepted  # by hand meanwhile
     assert table.session.applied == before + 1

@@ -282,6 +282,9 @@ def test_control_panel_shows_the_camera_and_its_last_reading(page, tmp_path):
         e(page.locator("#camera-panel")).to_be_visible()
         worker.start()
         e(page.locator("#camera-state")).to_contain_text(re.compile(r"connected; readings: \d+; dice network: clear"))
+        # (how long a picture takes here: the real reader, asked every 50 ms, may take longer on a loaded machine)
+        e(page.locator("#camera-state")).to_contain_text(re.compile(
+            r"; \d+ ms a picture(, longer than camera.interval_ms \(50 ms\): pictures are read one after another)?$"))
         e(page.locator("#camera-last")).to_contain_text(re.compile(r"last reading [25] — .*dice"))
         e(page.locator("#camera-last")).to_have_class(re.compile("refused"))
         assert s.table.session.applied == 0
@@ -375,6 +378,27 @@ def test_a_lost_camera_is_said_on_the_control_and_players_pages_until_it_is_back
     finally:
         worker.stop()
         s.stop()
+
+
+def test_control_panel_says_when_the_camera_reads_slower_than_it_is_asked(page, tmp_path):
+    """A reader that takes 120 ms a picture, asked for one every 50 ms: the panel says how long a picture takes
+    and that pictures are read one after another (a Pi reads slower than a desktop)."""
+    import time
+
+    from tests.support import SetDiceReader, StillCamera
+
+    class Slow(SetDiceReader):
+        def __call__(self, frame):
+            time.sleep(0.12)
+            return super().__call__(frame)
+
+    panel = CameraPanel(page, tmp_path, StillCamera(), Slow())
+    try:
+        expect()(page.locator("#camera-state")).to_contain_text(re.compile(
+            r"connected; readings: 0; .*1[2-9]\d ms a picture, longer than camera.interval_ms \(50 ms\): pictures are read one after another$"))
+        assert panel.worker.status["read_ms"] >= 120 and panel.worker.status["interval_ms"] == 50
+    finally:
+        panel.stop()
 
 
 class CameraPanel:

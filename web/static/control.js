@@ -209,6 +209,10 @@
   // The camera (GET /api/camera, every 2 s): connected or lost, and the table's answer
   // to its newest reading, so a throw the game did not take is not a silent mystery.
   let inView = "";  // the dice in view while a die in doubt holds the throw, as the panel shows them ("5 ? 3?"); else empty
+  // how long the camera takes to read a picture on this machine (a Pi reads slower), and when that is longer than
+  // the interval pictures are asked for at
+  const speed = (c) => (typeof c.read_ms !== "number" ? ""
+    : "; " + fmt(c.read_ms > c.interval_ms ? S.camera_slow : S.camera_speed, { ms: Math.round(c.read_ms), interval: c.interval_ms }));
   async function showCamera() {
     let c;
     try { c = (await (await fetch("/api/camera", { credentials: "same-origin" })).json()).camera; } catch (_) { return; }
@@ -232,7 +236,8 @@
     inView = holding && c.in_view && c.in_view.length
       ? c.in_view.map((d) => (d.sure ? String(d.value) : (d.value === null ? "" : d.value) + "?")).join(" ") : "";
     $("in-view-row").hidden = !inView;
-    $("camera-state").textContent = state + network + whole + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "");
+    $("camera-state").textContent = state + network + whole + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "")
+      + (c.connected && !c.last_error ? speed(c) : "");
     const last = c.last;
     if (!last) { $("camera-last").textContent = ""; return; }
     const seen = last.kind === "tiles"
