@@ -20,8 +20,8 @@ there is read, and nothing moving there (a hand moving pieces) holds up a roll::
 
 A calibration may hold only ``ignore`` areas. One that holds neither, ``{"zones": {}}``,
 is a table without zones (:attr:`Zones.empty`): the control page saves it when its zones
-are cleared. A calibration without a ``zones`` key or ``ignore`` areas is refused (a file
-meant to hold zones that holds none is more likely a mistake).
+are cleared. A calibration with neither a ``zones`` key nor ``ignore`` areas is refused (a
+file meant to hold zones that says nothing of them is more likely a mistake).
 
 >>> z = Zones.from_calibration({"zones": {"tray": [[0, 0], [10, 0], [10, 10], [0, 10]]}})
 >>> z.zone_of((5, 5)), z.zone_of((20, 5))
