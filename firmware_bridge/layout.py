@@ -225,13 +225,13 @@ _CLOCK = re.compile(r"^(\d{1,3}:\d{2}|\d{1,2}\.\d|\d{1,3})$")
 MESSAGES = ("TIME OUT", "HALF TIME", "BREAK", "EXTRA TIME", "PENALTIES", "END", "WINNER", "FIX DIE", "FIX TILE", "NO CAMERA")
 
 #: The status word of a turn-based game while the table's camera holds its reading (the view's ``camera_hold``).
-HOLD_MESSAGES = {"die": "FIX DIE", "tile": "FIX TILE", "lost": "NO CAMERA"}
+HOLD_MESSAGES = {"die": "FIX DIE", "tile": "FIX TILE", "lost": "NO CAMERA", "paused": "NO CAMERA"}
 
 
 def _players_message(view: Mapping[str, Any]) -> str:
     """The status word of a turn-based game's view: ``WINNER`` once won, else ``FIX DIE`` while a die in
-    doubt holds the camera's throw (``FIX TILE``: a tile it cannot read; ``NO CAMERA``: the camera is lost,
-    throws are entered by hand), else none.
+    doubt holds the camera's throw (``FIX TILE``: a tile it cannot read; ``NO CAMERA``: the camera is lost or
+    paused, throws are entered by hand), else none.
 
     >>> _players_message({"camera_hold": "die"}), _players_message({"winner": "Ann", "camera_hold": "die"}), _players_message({})
     ('FIX DIE', 'WINNER', '')

@@ -69,6 +69,11 @@ def frame_problem(frame: Any) -> str | None:
     return f"expected a colour picture of 8-bit values, (height, width, 3), got shape {shape}, {dtype}"
 
 
+PAUSED = "paused"
+"""The view's ``camera_hold`` while the operator has paused the camera (:meth:`CameraWorker.pause`)."""
+PAUSED_REASON = "the camera is paused: not sent to the table"
+"""Why a reading taken while paused did not reach the table (``status["last"]["reason"]``)."""
+
 READ_TIMES = 50
 """How many of the last pictures read the camera's ``status["read_ms"]`` is the median of."""
 
@@ -148,6 +153,10 @@ class CameraWorker(threading.Thread):
     Above ``interval`` the camera reads pictures one after another, as fast as it can (a Pi 4 reads about
     3 to 4 times slower than a desktop: docs/vision.md), and the control page says so.
 
+    :meth:`pause` stops its readings from reaching the table (``status["paused"]``; the view's ``camera_hold``
+    ``paused``) while it goes on reading: the control page shows what it reads (``status["last"]``, not
+    accepted, its reason that the camera is paused), and the players enter their throws by hand.
+
     ``status["settling"]`` says what the settler saw in the last picture, so that a roll that does
     not come is no mystery at the table: ``a die is unsure (cocked?)`` (it holds the roll until
     someone settles the die or enters the throw by hand), ``hand in the picture``, ``moving``,
@@ -193,7 +202,8 @@ class CameraWorker(threading.Thread):
         # ``last``: the newest reading and the table's answer (``GET /api/camera``, the control page)
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
-                                       "settling": None, "in_view": [], "read_ms": None, "interval_ms": round(interval * 1000)}
+                                       "settling": None, "in_view": [], "read_ms": None, "interval_ms": round(interval * 1000),
+                                       "paused": False}
         self._read_times: deque[float] = deque(maxlen=READ_TIMES)  # (seconds each of the last pictures read took)
 
     def start(self) -> None:
@@ -207,6 +217,16 @@ class CameraWorker(threading.Thread):
         if self.heard in self.table.listeners:
             self.table.listeners.remove(self.heard)
         self._hold(None)
+
+    def pause(self, paused: bool) -> None:
+        """Pause (True) or resume (False) the camera's readings: while paused it goes on reading and settling (the
+        control page shows its picture and what it reads, ``status["last"]`` refused as paused), but sends nothing
+        to the table, and the view's ``camera_hold`` is ``paused`` (the pages and scoreboards say to enter throws by
+        hand) from its next picture on. A throw it settled while paused counts as answered: dice lying so when it
+        resumes are no throw; the next throw is. Until the table restarts. Any thread may call it."""
+        if bool(paused) != self.status["paused"]:
+            log.info("camera %s by the operator", "paused" if paused else "resumed")
+        self.status["paused"] = bool(paused)
 
     def entered_by_hand(self, values: Sequence[int] | None) -> None:
         """A throw the table took that was entered by hand: the dice settler is told before its next
@@ -322,25 +342,26 @@ class CameraWorker(threading.Thread):
             entered.append(self._by_hand.get())
         while not self._new_zones.empty():  # (a calibration saved since the last picture: the last one holds)
             self.zones = settler.zones = tile_settler.zones = self._new_zones.get()
+        paused = PAUSED if self.status["paused"] else None  # (what holds the reading while the operator has paused it)
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
             self.picture = (frame, (), settler.sure)  # (tiles are not drawn: the frame alone)
             self.status["settling"] = tile_settler.reason
-            self._hold("tile" if tile_settler.reason == TILE_IN_DOUBT else None)
+            self._hold(paused or ("tile" if tile_settler.reason == TILE_IN_DOUBT else None))
             self.status["in_view"] = []
             if tiles:
                 self.status["readings"] += 1
                 size = (frame.shape[1], frame.shape[0])
                 entries = tile_contacts(tile_settler.readings, self.zones, size)
-                log.info("camera read tiles %s", entries)
-                self._answered("tiles", entries, self.table.tiles(entries))
+                log.info("camera read tiles %s%s", entries, " (paused: not sent)" if paused else "")
+                self._answered("tiles", entries, None if paused else self.table.tiles(entries))
         else:
             for values in entered:
                 settler.answered(values)
             dice = settler.feed(frame, self.clock())
             self.picture = (frame, settler.read, settler.sure)
             self.status["settling"] = settler.status.reason
-            self._hold("die" if settler.status.reason == DIE_IN_DOUBT else None)
+            self._hold(paused or ("die" if settler.status.reason == DIE_IN_DOUBT else None))
             self.status["in_view"] = [{"value": d.value, "confidence": round(d.confidence, 2), "sure": settler.sure(d)} for d in settler.status.dice]
             self._parts(reader.reads_in_parts(frame.shape))
             if isinstance(reader, ChoosingReader):
@@ -348,13 +369,16 @@ class CameraWorker(threading.Thread):
             if dice:
                 entries = dice_entries(dice, settler.moved, self.zones)
                 self.status["readings"] += 1
-                log.info("camera read %s", entries)
-                self._answered("dice", entries, self.table.reading(entries))
+                log.info("camera read %s%s", entries, " (paused: not sent)" if paused else "")
+                self._answered("dice", entries, None if paused else self.table.reading(entries))
 
     def _answered(self, kind: str, seen: list[Any], answer: Any) -> None:
         """Keep the table's answer to reading number ``readings`` in ``status["last"]``
-        (refusals are logged by the table; this is for the operator)."""
+        (refusals are logged by the table; this is for the operator); ``answer`` None: not sent, paused."""
         n = self.status["readings"]
+        if answer is None:
+            self.status["last"] = {"n": n, "kind": kind, "seen": seen, "accepted": False, "reason": PAUSED_REASON}
+            return
 
         def keep(done: Any) -> None:
             last: dict[str, Any] = {"n": n, "kind": kind, "seen": seen}

@@ -294,6 +294,8 @@ REASON_PATTERNS: tuple[str, ...] = (
     N_("bad camera tiles: {reason}"),
     N_("bad camera dice: {reason}"),
     N_("{game} expects no throw now; the camera's dice {dice} are not used"),
+    # refbox/camera.py (a reading while the operator has paused the camera)
+    N_("the camera is paused: not sent to the table"),
     # rules/game.py Game.read_tiles
     N_("{game} proposes nothing for tiles {tiles}"),
     # web/auth.py and web/api.py

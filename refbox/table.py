@@ -154,9 +154,9 @@ def final_view_of(header: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     return session.view(session.last_t or 0.0)
 
 
-HOLDS = ("die", "tile", "lost")
+HOLDS = ("die", "tile", "lost", "paused")
 """What may hold the camera's reading (:meth:`Table.hold`; the view's ``camera_hold``): a die in doubt, a tile,
-or the camera itself, lost (throws are entered by hand while it is retried)."""
+or the camera itself, lost (throws are entered by hand while it is retried) or paused by the operator."""
 
 
 class Table:
@@ -258,7 +258,8 @@ class Table:
     def hold(self, what: str | None) -> "Future[Result]":
         """The camera says what holds its reading now: ``"die"`` (a die in doubt holds the throw until it is
         settled or entered by hand), ``"tile"`` (a domino tile it cannot read), ``"lost"`` (the camera cannot be
-        opened or stopped giving pictures: throws are entered by hand while it is retried), None (nothing). The view carries
+        opened or stopped giving pictures: throws are entered by hand while it is retried), ``"paused"`` (the operator
+        paused it: its readings are not sent, throws are entered by hand), None (nothing). The view carries
         it as ``camera_hold`` while it holds, so that the pages and the scoreboards tell the players."""
         fut: Future[Result] = Future()
         self._queue.put(("hold", what, "camera", fut))

@@ -193,6 +193,20 @@ def save_camera_zones() -> Any:
     return jsonify({"accepted": True, "calibration": None if zones is None else zones.to_calibration(), "file": worker.zones_file})
 
 
+@bp.post("/camera/pause")
+def pause_camera() -> Any:
+    """``{"paused": true}``: the camera goes on reading (the control page shows what it reads) but sends nothing
+    to the table, and the pages say to enter throws by hand; ``{"paused": false}``: it takes throws again (dice
+    lying as it read them while paused are no throw). ``{"accepted": true, "paused": ...}``; until a restart."""
+    worker = _camera()
+    data = _json_object('{"paused": true} or {"paused": false}')
+    unknown = sorted(set(data) - {"paused"})
+    if unknown or not isinstance(data.get("paused"), bool):
+        raise Refused(422, f'expected {{"paused": true}} or {{"paused": false}}, got {json.dumps(data)[:200]}')
+    worker.pause(data["paused"])
+    return jsonify({"accepted": True, "paused": worker.status["paused"]})
+
+
 @bp.get("/buttons")
 def buttons() -> Any:
     """The logical buttons of the current game (what the keypad and the page can press)."""

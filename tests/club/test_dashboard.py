@@ -124,6 +124,8 @@ def test_the_dashboard_in_a_real_browser(club):
             expect(pig.locator(".hold")).to_have_text("a die in doubt holds the throw", timeout=10_000)
             tables["table-1"].handle_hold("lost")  # (its camera lost: throws are entered by hand there)
             expect(pig.locator(".hold")).to_have_text("camera lost: throws entered by hand", timeout=10_000)
+            tables["table-1"].handle_hold("paused")
+            expect(pig.locator(".hold")).to_have_text("camera paused: throws entered by hand", timeout=10_000)
             tables["table-1"].handle_hold(None)
             expect(pig.locator(".hold")).to_have_count(0, timeout=10_000)
             pubs["table-1"].close()

@@ -35,7 +35,7 @@ def test_pig_keeps_seats_and_shows_the_turn_total():
 def test_a_throw_the_camera_holds_is_a_status_word_until_it_is_taken(tmp_path):
     """A die in doubt holds the camera's throw (the table's view says ``camera_hold``): a scoreboard's message
     group says ``FIX DIE`` (in Ukrainian ПОПРАВ, drawn nOnPA8 on seven segments); a tile, ``FIX TILE``; a camera
-    lost, ``NO CAMERA`` (БЕЗ КАМЕРИ, bE3 HAnEPU); a won game says WINNER whatever the camera holds."""
+    lost or paused, ``NO CAMERA`` (БЕЗ КАМЕРИ, bE3 HAnEPU); a won game says WINNER whatever the camera holds."""
     from firmware_bridge import glyphs
     from refbox import i18n
     from refbox.journal import Journal
@@ -51,6 +51,8 @@ def test_a_throw_the_camera_holds_is_a_status_word_until_it_is_taken(tmp_path):
     table.handle_hold("lost")
     f = DisplayFields.from_view(table.view.data)
     assert f.message == "NO CAMERA" and glyphs.segment_text(i18n.display_text(f.message, "uk")) == "bE3 HAnEPU"
+    table.handle_hold("paused")  # (paused by the operator: to the players, as good as none)
+    assert DisplayFields.from_view(table.view.data).message == "NO CAMERA"
     assert DisplayFields.from_view({**table.view.data, "winner": "Ann"}).message == "WINNER"
     table.handle_hold(None)
     assert DisplayFields.from_view(table.view.data).message == ""

@@ -406,6 +406,36 @@ def test_a_camera_lost_while_a_die_in_doubt_holds_the_throw_says_it_is_lost_unti
         table.stop()
 
 
+def test_a_paused_camera_reads_but_sends_nothing_and_once_resumed_takes_the_next_throw(tmp_path):
+    """``CameraWorker.pause``: the throw it settles while paused is shown (``status["last"]``, refused as paused) and
+    not sent; the view says ``paused`` (the players enter throws by hand). Resumed, the dice lying as it read them are
+    no throw; the next throw is."""
+    reader = SetDiceReader([DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))])
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    table.start()
+    camera = StillCamera(render_dice([5], seed=1)[0])
+    worker = CameraWorker(lambda: camera, table, interval=0.01, dice_reader=lambda: reader)
+    try:
+        worker.start()
+        worker.pause(True)
+        assert wait_until(lambda: table.view.data.get("camera_hold") == "paused") and worker.status["paused"]
+        camera.throw(render_dice([5], seed=2)[0])
+        assert wait_until(lambda: worker.status["last"] is not None)
+        assert worker.status["last"] == {"n": 1, "kind": "dice", "seen": [5], "accepted": False,
+                                         "reason": "the camera is paused: not sent to the table"}
+        assert table.session.applied == 0
+        worker.pause(False)
+        assert wait_until(lambda: "camera_hold" not in table.view.data)
+        assert wait_until(lambda: worker.status["settling"] == "already reported") and table.session.applied == 0
+        reader.readings = [DieReading(3, (600.0, 200.0), 0.9, (570, 170, 630, 230))]  # (the next throw)
+        camera.throw(render_dice([3], seed=3)[0])
+        assert wait_until(lambda: worker.status["last"]["n"] == 2 and worker.status["last"]["accepted"])
+        assert table.session.applied == 1 and table.view.data["turn_total"] == 3
+    finally:
+        worker.stop()
+        table.stop()
+
+
 def test_a_running_camera_hears_the_rolls_the_table_takes_from_anyone_but_itself(tmp_path):
     """While it runs, the worker hears the table (``CameraWorker.heard``): a roll taken from the page, the sim
     terminal or a button is a throw entered by hand, with its dice; a refused roll, a roll of the camera's own

@@ -61,7 +61,7 @@ def test_what_holds_the_cameras_reading_is_in_the_view_while_it_holds_and_nothin
     assert "camera_hold" not in box.get(0).data
     assert table.handle_hold("die").accepted and box.get(0).data["camera_hold"] == "die"
     refused = table.handle_hold("hand")
-    assert not refused.accepted and "'hand': expected one of die, tile, lost or None" in refused.reason
+    assert not refused.accepted and "'hand': expected one of die, tile, lost, paused or None" in refused.reason
     assert table.view.data["camera_hold"] == "die"
     assert table.handle({"type": "roll", "dice": [4]}, "web").accepted and table.view.data["camera_hold"] == "die"
     assert table.handle_hold(None).accepted and "camera_hold" not in table.view.data

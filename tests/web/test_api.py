@@ -129,6 +129,25 @@ def test_a_calibration_drawn_on_the_control_page_is_checked_kept_and_used(app, t
     assert r.status_code == 409 and "set camera.zones" in r.json["reason"]
 
 
+def test_the_operator_pauses_and_resumes_the_camera(app, table, client, tmp_path):
+    """``POST /api/camera/pause``: ``{"paused": true|false}`` reaches the camera; anything else is refused naming
+    what it expects; for the operator only; without a camera, 404."""
+    from refbox.camera import CameraWorker
+    from tests.support import StillCamera
+
+    assert client.post("/api/camera/pause", json={"paused": True}, headers=pin()).status_code == 404
+    camera = app.extensions["refbox.camera"] = CameraWorker(lambda: StillCamera(), table)
+    assert client.post("/api/camera/pause", json={"paused": True}).status_code == 403 and not camera.status["paused"]
+    for bad in ({}, {"paused": "yes"}, {"paused": 1}, {"paused": True, "for": 5}):
+        r = client.post("/api/camera/pause", json=bad, headers=pin())
+        assert r.status_code == 422 and 'expected {"paused": true} or {"paused": false}' in r.json["reason"], bad
+    assert not camera.status["paused"]
+    r = client.post("/api/camera/pause", json={"paused": True}, headers=pin())
+    assert r.status_code == 200 and r.json == {"accepted": True, "paused": True} and camera.status["paused"]
+    assert client.get("/api/camera").json["camera"]["paused"] is True
+    assert client.post("/api/camera/pause", json={"paused": False}, headers=pin()).json["paused"] is False
+
+
 class Pictured:
     """A camera worker's last picture (``CameraWorker.picture``) and its calibration (``zones``), nothing else."""
 

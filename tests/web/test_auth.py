@@ -13,6 +13,7 @@ BODIES = {
     "/api/new-game": {"game": "futsal", "players": ["A", "B"]},
     "/api/reading": {"dice": [5]},
     "/api/camera/zones": {"zones": {"kept": [[0, 0], [10, 0], [10, 10]]}},
+    "/api/camera/pause": {"paused": True},
 }
 
 
@@ -31,7 +32,7 @@ def snapshot(client, table):
 
 
 def test_every_post_route_is_known(app):
-    assert post_routes(app) == ["/api/camera/zones", "/api/events", "/api/new-game", "/api/press/stop", "/api/reading",
+    assert post_routes(app) == ["/api/camera/pause", "/api/camera/zones", "/api/events", "/api/new-game", "/api/press/stop", "/api/reading",
                                 "/api/undo", "/login", "/logout"]
 
 

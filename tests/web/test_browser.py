@@ -380,6 +380,42 @@ def test_a_lost_camera_is_said_on_the_control_and_players_pages_until_it_is_back
         s.stop()
 
 
+def test_the_operator_pauses_the_camera_from_the_control_panel_and_resumes_it(page, tmp_path):
+    """*Pause the camera*: the panel says it is paused and shows the throw it read, not sent; the players' page
+    says to enter throws by hand; *Resume the camera*: the banner goes, and the next throw is taken."""
+    from tests.support import SetDiceReader, StillCamera
+    from vision.synth import render_dice
+    from vision.types import DieReading
+
+    camera = StillCamera(render_dice([5], seed=1)[0])
+    reader = SetDiceReader([DieReading(5, (300.0, 300.0), 0.9, (270, 270, 330, 330))])
+    panel = CameraPanel(page, tmp_path, camera, reader)
+    e = expect()
+    try:
+        players = page.context.new_page()
+        players.goto(panel.served.url + "/")
+        e(page.locator("#camera-pause")).to_have_text("Pause the camera")
+        page.click("#camera-pause")
+        e(page.locator("#camera-pause")).to_have_text("Resume the camera")
+        e(page.locator("#camera-pause")).to_have_attribute("aria-pressed", "true")
+        e(page.locator("#camera-state")).to_contain_text("paused: what it reads is not sent to the table; throws are entered by hand")
+        e(players.locator("#camera-hold")).to_have_text("the camera is paused: enter the throws by hand")
+        camera.throw(render_dice([5], seed=2)[0])
+        e(page.locator("#camera-last")).to_contain_text("last reading 5 — ", timeout=10_000)
+        e(page.locator("#camera-last")).to_contain_text("the camera is paused: not sent to the table")
+        assert panel.served.table.session.applied == 0
+        page.click("#camera-pause")
+        e(page.locator("#camera-pause")).to_have_text("Pause the camera")
+        e(players.locator("#camera-hold")).to_be_hidden()
+        e(page.locator("#camera-state")).not_to_contain_text("paused")
+        reader.readings = [DieReading(3, (600.0, 200.0), 0.9, (570, 170, 630, 230))]
+        camera.throw(render_dice([3], seed=3)[0])
+        e(page.locator("#camera-last")).to_contain_text("last reading 3 — accepted", timeout=10_000)
+        e(players.locator("#turn .turn-total .value")).to_have_text("3")
+    finally:
+        panel.stop()
+
+
 def test_control_panel_says_when_the_camera_reads_slower_than_it_is_asked(page, tmp_path):
     """A reader that takes 120 ms a picture, asked for one every 50 ms: the panel says how long a picture takes
     and that pictures are read one after another (a Pi reads slower than a desktop)."""

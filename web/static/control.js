@@ -236,8 +236,11 @@
     inView = holding && c.in_view && c.in_view.length
       ? c.in_view.map((d) => (d.sure ? String(d.value) : (d.value === null ? "" : d.value) + "?")).join(" ") : "";
     $("in-view-row").hidden = !inView;
-    $("camera-state").textContent = state + network + whole + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "")
+    $("camera-state").textContent = state + (c.paused ? "; " + S.camera_paused : "") + network + whole
+      + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "")
       + (c.connected && !c.last_error ? speed(c) : "");
+    $("camera-pause").textContent = c.paused ? S.camera_resume : S.camera_pause;
+    $("camera-pause").setAttribute("aria-pressed", String(Boolean(c.paused)));
     const last = c.last;
     if (!last) { $("camera-last").textContent = ""; return; }
     const seen = last.kind === "tiles"
@@ -249,6 +252,11 @@
   }
   showCamera();
   setInterval(showCamera, 2000);
+  // The operator pauses the camera (its readings are shown, not sent; throws are entered by hand) and resumes it.
+  $("camera-pause").addEventListener("click", async () => {
+    await post("/api/camera/pause", { paused: $("camera-pause").getAttribute("aria-pressed") !== "true" });
+    showCamera();
+  });
 
   // The camera's last picture, the dice read in it boxed (GET /api/camera/picture), shown on asking
   // and fetched again every 2 s while shown: which die is in doubt, and what the camera sees.

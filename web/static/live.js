@@ -190,7 +190,7 @@
     // what holds the camera's reading (the table's camera_hold): the players are to settle the die or enter the throw
     // (a lost camera: enter the throws until it is back)
     const hold = $("camera-hold");
-    const held = { die: S.hold_die, tile: S.hold_tile, lost: S.hold_lost }[v.camera_hold];
+    const held = { die: S.hold_die, tile: S.hold_tile, lost: S.hold_lost, paused: S.hold_paused }[v.camera_hold];
     hold.hidden = !held;
     hold.textContent = held || "";
     // the dice just read
