@@ -7,6 +7,7 @@ rolls can be entered by hand meanwhile.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import statistics
 import threading
@@ -171,6 +172,7 @@ class CameraWorker(threading.Thread):
 
     ``zones`` (a ``vision.zones.Zones``) is its calibration, and ``zones_file`` the file a calibration
     drawn on the control page is saved to (:meth:`save_zones`), which the camera uses from its next picture on.
+    ``pause_file`` keeps a pause (:meth:`pause`) across a restart: a camera whose file is there starts paused.
 
     ``clock`` (seconds) times the frames for the settlers and paces them. ``dice_reader`` makes the
     dice reader of each connection (default :func:`vision.dice.camera_reader` of ``dice_network``).
@@ -180,7 +182,8 @@ class CameraWorker(threading.Thread):
 
     def __init__(self, opener: Callable[[], Any], table: Any, *, interval: float = 0.1,
                  clock: Callable[[], float] = time.monotonic, zones: Any = None, dice_network: str = CHOOSE_NETWORK,
-                 dice_reader: Callable[[], Any] | None = None, dice_confidence: float = 0.0, zones_file: str | None = None) -> None:
+                 dice_reader: Callable[[], Any] | None = None, dice_confidence: float = 0.0, zones_file: str | None = None,
+                 pause_file: str | None = None) -> None:
         from vision.dice import camera_reader, params_for
 
         super().__init__(name="camera", daemon=True)
@@ -205,6 +208,10 @@ class CameraWorker(threading.Thread):
                                        "settling": None, "in_view": [], "read_ms": None, "interval_ms": round(interval * 1000),
                                        "paused": False}
         self._read_times: deque[float] = deque(maxlen=READ_TIMES)  # (seconds each of the last pictures read took)
+        self.pause_file = pause_file  # where a pause is kept across a restart (pause); None: nowhere
+        if pause_file is not None and os.path.exists(pause_file):
+            self.status["paused"] = True
+            log.warning("camera: paused, as it was before the table started (%s): resume it on the control page", pause_file)
 
     def start(self) -> None:
         """Start reading, and hear the table (:meth:`heard`) while it runs."""
@@ -223,10 +230,24 @@ class CameraWorker(threading.Thread):
         control page shows its picture and what it reads, ``status["last"]`` refused as paused), but sends nothing
         to the table, and the view's ``camera_hold`` is ``paused`` (the pages and scoreboards say to enter throws by
         hand) from its next picture on. A throw it settled while paused counts as answered: dice lying so when it
-        resumes are no throw; the next throw is. Until the table restarts. Any thread may call it."""
-        if bool(paused) != self.status["paused"]:
-            log.info("camera %s by the operator", "paused" if paused else "resumed")
-        self.status["paused"] = bool(paused)
+        resumes are no throw; the next throw is.
+
+        With ``pause_file`` the pause is kept there (the file is there while paused), so that a table restarted
+        (a power cut) starts paused as it was; an OSError writing or removing it is raised before anything
+        changes. Without one, a pause lasts until the table restarts. Any thread may call it."""
+        paused = bool(paused)
+        if paused == self.status["paused"]:
+            return
+        if self.pause_file is not None:
+            if paused:
+                with open(self.pause_file, "w", encoding="utf-8") as f:
+                    f.write(f"the camera was paused on the control page at {time.strftime('%Y-%m-%d %H:%M:%S %z')}\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+            else:
+                os.unlink(self.pause_file)
+        log.info("camera %s by the operator", "paused" if paused else "resumed")
+        self.status["paused"] = paused
 
     def entered_by_hand(self, values: Sequence[int] | None) -> None:
         """A throw the table took that was entered by hand: the dice settler is told before its next

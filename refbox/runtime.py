@@ -426,6 +426,11 @@ def zones_file(cfg: Config, journal_path: str) -> str | None:
     return None if journal_path == ":memory:" else str(Path(journal_path).absolute().parent / ZONES_FILE)
 
 
+PAUSE_FILE = "camera-paused"
+"""There, beside the journal, while the operator has paused the camera (``CameraWorker.pause``): a restarted table
+starts with its camera paused as it was. A journal in memory keeps no pause."""
+
+
 def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None:
     from .camera import CameraWorker, open_source, takes_tiles
 
@@ -445,7 +450,8 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     interval = cfg.camera.interval_ms / 1000
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
     worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones,
-                          dice_network=cfg.camera.dice_network, dice_confidence=cfg.camera.dice_confidence, zones_file=kept_in)
+                          dice_network=cfg.camera.dice_network, dice_confidence=cfg.camera.dice_confidence, zones_file=kept_in,
+                          pause_file=None if table.journal.path == ":memory:" else str(Path(table.journal.path).absolute().parent / PAUSE_FILE))
     devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()

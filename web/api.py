@@ -197,13 +197,18 @@ def save_camera_zones() -> Any:
 def pause_camera() -> Any:
     """``{"paused": true}``: the camera goes on reading (the control page shows what it reads) but sends nothing
     to the table, and the pages say to enter throws by hand; ``{"paused": false}``: it takes throws again (dice
-    lying as it read them while paused are no throw). ``{"accepted": true, "paused": ...}``; until a restart."""
+    lying as it read them while paused are no throw). ``{"accepted": true, "paused": ...}``. The pause is kept
+    beside the journal and holds after a restart (500 when it cannot be kept: nothing changes)."""
     worker = _camera()
     data = _json_object('{"paused": true} or {"paused": false}')
     unknown = sorted(set(data) - {"paused"})
     if unknown or not isinstance(data.get("paused"), bool):
         raise Refused(422, f'expected {{"paused": true}} or {{"paused": false}}, got {json.dumps(data)[:200]}')
-    worker.pause(data["paused"])
+    try:
+        worker.pause(data["paused"])
+    except OSError as exc:
+        state = "paused" if worker.status["paused"] else "not paused"
+        raise Refused(500, f"the pause could not be kept in {worker.pause_file}: {exc}; the camera is {state}, as before") from None
     return jsonify({"accepted": True, "paused": worker.status["paused"]})
 
 

@@ -436,6 +436,31 @@ def test_a_paused_camera_reads_but_sends_nothing_and_once_resumed_takes_the_next
         table.stop()
 
 
+def test_a_pause_is_kept_beside_the_journal_and_a_restarted_table_starts_paused(tmp_path, caplog):
+    """The table's camera keeps a pause in ``camera-paused`` beside the journal (a power cut does not resume it):
+    started again, it is paused, and says so; resumed, the file is gone and the next start is not paused. A
+    journal in memory keeps none."""
+    cfg = from_dict({"camera": {"source": f"folder:{Path(__file__).resolve().parents[2] / 'samples' / 'dice'}"}})
+
+    def started(journal=tmp_path / "j.sqlite3"):
+        table = Table(Journal(journal), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+        devices = Devices(table)
+        start_camera(cfg, table, devices, sim=False)
+        devices.camera.stop()
+        return devices.camera
+
+    worker = started()
+    assert not worker.status["paused"] and worker.pause_file == str(tmp_path / "camera-paused")
+    worker.pause(True)
+    assert (tmp_path / "camera-paused").exists()
+    caplog.set_level(logging.WARNING, logger="refbox")
+    again = started()
+    assert again.status["paused"] and "camera: paused, as it was before the table started" in caplog.text
+    again.pause(False)
+    assert not (tmp_path / "camera-paused").exists() and not started().status["paused"]
+    assert started(":memory:").pause_file is None
+
+
 def test_a_running_camera_hears_the_rolls_the_table_takes_from_anyone_but_itself(tmp_path):
     """While it runs, the worker hears the table (``CameraWorker.heard``): a roll taken from the page, the sim
     terminal or a button is a throw entered by hand, with its dice; a refused roll, a roll of the camera's own

@@ -146,6 +146,10 @@ def test_the_operator_pauses_and_resumes_the_camera(app, table, client, tmp_path
     assert r.status_code == 200 and r.json == {"accepted": True, "paused": True} and camera.status["paused"]
     assert client.get("/api/camera").json["camera"]["paused"] is True
     assert client.post("/api/camera/pause", json={"paused": False}, headers=pin()).json["paused"] is False
+    camera.pause_file = str(tmp_path / "no-such-folder" / "camera-paused")  # (the pause cannot be kept: nothing changes)
+    r = client.post("/api/camera/pause", json={"paused": True}, headers=pin())
+    assert r.status_code == 500 and "the pause could not be kept in" in r.json["reason"] and "the camera is not paused, as before" in r.json["reason"]
+    assert not camera.status["paused"]
 
 
 class Pictured:
