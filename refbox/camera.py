@@ -6,6 +6,7 @@ rolls can be entered by hand meanwhile.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import queue
@@ -68,6 +69,19 @@ def frame_problem(frame: Any) -> str | None:
     if shape is not None and len(shape) == 3 and shape[2] == 3 and shape[0] > 0 and shape[1] > 0 and str(dtype) == "uint8":
         return None
     return f"expected a colour picture of 8-bit values, (height, width, 3), got shape {shape}, {dtype}"
+
+
+def sync_folder(path: str) -> None:
+    """Flush the folder holding ``path`` to the disk: a file made, replaced or removed there survives a power
+    cut once this returns (a file system that cannot flush a folder, EINVAL, keeps it as it does)."""
+    fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:
+            raise
+    finally:
+        os.close(fd)
 
 
 PAUSED = "paused"
@@ -246,6 +260,7 @@ class CameraWorker(threading.Thread):
                     os.fsync(f.fileno())
             else:
                 os.unlink(self.pause_file)
+            sync_folder(self.pause_file)
         log.info("camera %s by the operator", "paused" if paused else "resumed")
         self.status["paused"] = paused
 
@@ -267,7 +282,6 @@ class CameraWorker(threading.Thread):
         the camera without zones. Returns the zones (None: none). Raises ValueError when no ``zones_file`` is set, OSError when it cannot be
         written; either way nothing changes. Any thread may call it."""
         import json
-        import os
         import tempfile
 
         from vision.zones import Zones
@@ -284,6 +298,7 @@ class CameraWorker(threading.Thread):
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.zones_file)
+            sync_folder(self.zones_file)
         except BaseException:
             if os.path.exists(tmp):
                 os.unlink(tmp)
