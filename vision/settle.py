@@ -30,7 +30,11 @@ seconds). It answers None almost always, and the dice (a tuple of
    again or the dice at rest change (a die nudged to a new value without a
    visible throw still counts as a new roll only after motion). After motion,
    dice that all lie where they were last answered (a hand passed over, a die
-   touched but not turned) are no new roll either. ``moved`` says, for each die of
+   touched but not turned) are no new roll either, nor are dice that all lie
+   where the answer's did in a picture that differs from the answer's only by
+   its light (:func:`relit`: a lamp switched, a camera's exposure, a shadow
+   gone), whatever values they read now, or when some are no longer found: a die
+   misread after such a change is no phantom roll. ``moved`` says, for each die of
    an answer, whether it is new or lies elsewhere than in the answer before: dice
    only carried to the kept zone, the others untouched, are no throw. A table's
    camera starts disarmed (``armed=False``: dice lying still when it starts are
@@ -110,6 +114,30 @@ def motion_grey(small: np.ndarray) -> np.ndarray:
     """
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     return cv2.GaussianBlur(gray, (3, 3), 0)
+
+
+def relit(before: np.ndarray, after: np.ndarray, pixel_threshold: int = 18, motion_threshold: float = 0.002) -> bool:
+    """Is ``after`` the picture ``before`` (two small copies of frames, :func:`small_copy`) with only its light
+    changed? Its grey (:func:`motion_grey`) is fitted as a gain and an offset of ``before``'s (a lamp
+    switched, a camera's exposure or white balance, a shadow over the whole table), and what the fit leaves
+    is no motion: at most ``motion_threshold`` of the pixels off by more than ``pixel_threshold``. A die
+    moved, turned or taken away leaves its own pixels. Pictures of two sizes are not.
+
+    >>> table = np.full((40, 60, 3), 90, np.uint8); table[10:16, 20:26] = 230  # (a die)
+    >>> dim = (table * 0.7).astype(np.uint8)
+    >>> moved = dim.copy(); moved[10:16, 20:26] = 63; moved[20:26, 30:36] = 161
+    >>> relit(table, dim), relit(table, moved), relit(table, table[:20])
+    (True, False, False)
+    """
+    if before.shape != after.shape:
+        return False
+    a, b = motion_grey(before).astype(np.float32).ravel(), motion_grey(after).astype(np.float32).ravel()
+    spread = float(a.var())
+    gain = float(((a - a.mean()) * (b - b.mean())).mean()) / spread if spread > 0 else 1.0
+    if not 0.25 <= gain <= 4.0:  # (no light does that: a picture of something else)
+        return False
+    left = np.abs(b - (gain * (a - a.mean()) + b.mean()))
+    return float(np.count_nonzero(left > pixel_threshold)) / left.size <= motion_threshold
 
 
 def skin_mask(picture: np.ndarray) -> np.ndarray:
@@ -207,6 +235,14 @@ DIE_IN_DOUBT = "a die is unsure (cocked?)"
 ENTERED_BY_HAND = "entered by hand"
 """The :class:`Settler`'s reason once a throw it held was entered by hand (:meth:`Settler.answered`)."""
 
+RELIT_REACH = 1.0
+"""How far from a die of the last answer (times its size) a die read in a picture only relit since still lies where
+that one did (:meth:`Settler._relit_answer`): a misreading reads a die from a side face or a corner, within it."""
+
+LIGHT_CHANGED = "unchanged since the last answer but for the light"
+"""The :class:`Settler`'s reason when the dice lie where they were answered and the picture differs only by its light
+(:func:`relit`), whatever they read now."""
+
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
 """The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
 
@@ -269,6 +305,8 @@ class Settler:
         self._armed = armed
         self._last: tuple[DieReading, ...] | None = None  # the last answer
         self._rest: tuple[DieReading, ...] | None = None  # the dice of the last frame read once the picture had settled
+        self._rest_picture: np.ndarray | None = None  # ... and that frame's small copy
+        self._answer_picture: np.ndarray | None = None  # the small copy of the frame of the last answer (relit)
         self.moved: tuple[bool, ...] = ()
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
@@ -285,7 +323,7 @@ class Settler:
         if reader is not None:
             self.reader = reader
         if self._rest is not None:  # (dice it saw at rest and did not answer, lying there since it started, are no roll either)
-            self._last = self._rest
+            self._last, self._answer_picture = self._rest, self._rest_picture
         self.stillness.reset()
         self._history.clear()
         self._armed = True
@@ -325,7 +363,7 @@ class Settler:
         if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
             self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
             return None
-        self._rest = dice
+        self._rest, self._rest_picture = dice, still.picture
         if not self._armed:
             if self._last is None:
                 why = WAITING_FOR_A_THROW
@@ -333,6 +371,8 @@ class Settler:
                 why = "already reported"
             elif self._by_hand is not None and self._same(dice, self._by_hand):  # (the die in doubt of a throw entered by hand, still so)
                 why = ENTERED_BY_HAND
+            elif self._relit_answer(dice):
+                why = LIGHT_CHANGED
             else:
                 why = "dice changed without a throw"
             self.status = SettleStatus(motion, False, False, still.frames, False, why)
@@ -354,10 +394,15 @@ class Settler:
             moved = tuple(m and n for m, n in zip(moved, moved_dice(by_hand, dice, self.max_shift)))
         if before is not None and len(before) == len(dice) and not any(moved):
             if by_hand is None:  # (a throw entered by hand stands, with the dice as read then, until the next answer)
-                self._last = dice
+                self._last, self._answer_picture = dice, still.picture  # (the answer, as it lies now)
             self.status = SettleStatus(motion, False, False, still.frames, False, "unchanged since the last answer")
             return None
-        self._last, self._by_hand = dice, None
+        if self._relit_answer(dice):
+            # (the dice lie where they were answered, and the picture is the answer's but for its light: a value
+            # read otherwise now is a misreading, not a throw; the answer stands)
+            self.status = SettleStatus(motion, False, False, still.frames, False, LIGHT_CHANGED)
+            return None
+        self._last, self._by_hand, self._answer_picture = dice, None, still.picture
         self.moved = moved
         self.status = SettleStatus(motion, False, False, still.frames, False, "settled")
         return dice
@@ -373,7 +418,7 @@ class Settler:
         dice = self._rest
         if dice is None:  # (no picture at rest seen: nothing for the camera to take as that throw)
             return
-        self._by_hand = dice
+        self._by_hand, self._answer_picture = dice, self._rest_picture
         self._last = dice if values is None else entered_on(dice, values, self.sure)
         self._armed = False
         self._history.clear()
@@ -383,6 +428,17 @@ class Settler:
     def sure(self, die: DieReading) -> bool:
         """Is ``die`` read surely enough for a roll: a value, at ``min_confidence`` or surer?"""
         return die.value is not None and die.confidence >= self.min_confidence
+
+    def _relit_answer(self, dice: tuple[DieReading, ...]) -> bool:
+        """Does each of ``dice`` lie where a die of the last answer did (within a die's size, whatever it reads; a
+        die of the answer may be missing), in a picture that is the answer's but for its light (:func:`relit`)?
+        Then nothing on the table moved, and what reads otherwise is misread: a die no longer found, or read
+        from another of its faces a little aside. A die read where none lay is a die of the table's own colour
+        thrown, which the small picture may not show."""
+        last, picture, still = self._last, self._answer_picture, self.stillness
+        return (last is not None and picture is not None
+                and not any(moved_dice(_unread(last), _unread(dice), RELIT_REACH))
+                and relit(picture, still.picture, still.pixel_threshold, still.motion_threshold))
 
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
         """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""
@@ -423,6 +479,11 @@ def entered_on(dice: Sequence[DieReading], values: Sequence[int], sure: Callable
     for i, v in zip(into, left):
         out[i] = replace(dice[i], value=v)
     return tuple(out)
+
+
+def _unread(dice: Sequence[DieReading]) -> list[DieReading]:
+    """``dice`` with their values left out: where they lie, for :func:`moved_dice`."""
+    return [replace(d, value=0) for d in dice]
 
 
 def moved_dice(

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from tests.support import printed_tray
 from vision.dice import DiceReader
-from vision.settle import Settler, skin_fraction
+from vision.settle import LIGHT_CHANGED, Settler, relit, skin_fraction
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
@@ -244,8 +245,9 @@ def test_a_held_throw_entered_by_hand_is_answered_and_the_die_settled_in_place_i
         assert s.feed(f, 10.0 + i / FPS) is None
         reasons.append(s.status.reason)
     assert "unchanged since the last answer" in reasons
-    read = [five, replace(flat, value=4)]  # (it fell on another face than entered: a new roll of that die)
-    assert [dice for _, dice in feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=15.0)] == [tuple(read)]
+    read = [five, replace(flat, value=4)]  # (it fell on another face than entered: a new roll of that die, a new picture)
+    fell = still([1], 12, 12)
+    assert [dice for _, dice in feed_all(s, [hand_over(f) for f in fell[:3]] + fell, t0=15.0)] == [tuple(read)]
     assert s.moved == (False, True)
 
 
@@ -263,8 +265,9 @@ def test_values_entered_for_other_dice_than_in_view_answer_the_dice_as_read() ->
         s = Settler(lambda frame: read)
         feed_all(s, frames)
         s.answered(values)
-        read = [five, replace(unsure, value=6, confidence=0.9), *aside]
-        assert len(feed_all(s, [hand_over(f) for f in frames[:3]] + frames, t0=5.0)) == rolls, (aside, values)
+        read = [five, replace(unsure, value=6, confidence=0.9), *aside]  # (the die in doubt settled: a new picture)
+        settled = still([1], 12, 12)
+        assert len(feed_all(s, [hand_over(f) for f in settled[:3]] + settled, t0=5.0)) == rolls, (aside, values)
 
 
 def test_a_die_read_surely_but_corrected_by_hand_is_no_roll_when_read_so_again() -> None:
@@ -474,3 +477,67 @@ def test_the_small_copy_is_the_mean_of_the_pixels_each_of_its_own_covers() -> No
     wide = rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)  # (by 12)
     assert np.array_equal(small_copy(wide, 160), cv2.resize(wide, (160, 90), interpolation=cv2.INTER_AREA))
     assert small_copy(frame[:100, :120], 160).shape == (100, 120, 3)  # (never enlarged)
+
+
+def test_dice_misread_after_the_light_changed_are_no_roll() -> None:
+    """After an answer, the light changes over the dice at rest (a lamp, a camera's exposure: motion to the settler),
+    and a die lying where it was answered now reads another value: the picture is the answer's but for its light
+    (``relit``), so it is no roll. A die read elsewhere in such a picture is one (a die of the table's own colour
+    thrown; the picture may hide it), and so is a throw that changes the picture."""
+    three = DieReading(3, (300.0, 100.0), 0.95, (280, 80, 320, 120))
+    read = [three]
+    s = Settler(lambda frame: read)
+    frames = still([3], 12, 20)
+    assert [dice for _, dice in feed_all(s, frames)] == [(three,)]
+    dim = [(f * 0.75).astype(np.uint8) for f in frames]
+    read = [replace(three, value=5)]  # (misread in the dimmer light)
+    assert feed_all(s, [hand_over(f) for f in dim[:2]] + dim, t0=5.0) == []
+    assert s.status.reason == LIGHT_CHANGED
+    read = [replace(three, value=5, center=(700.0, 300.0), box=(680, 280, 720, 320))]  # (read elsewhere: thrown)
+    assert [dice for _, dice in feed_all(s, [hand_over(f) for f in dim[:2]] + dim, t0=10.0)] == [tuple(read)]
+    read = [replace(three, value=6)]
+    thrown = still([6], 12, 21)
+    assert [dice for _, dice in feed_all(s, rolling([6], 4, 22) + thrown, t0=15.0)] == [tuple(read)]
+
+
+def test_dice_lost_or_read_aside_after_the_light_changed_are_no_roll() -> None:
+    """Two dice answered; the light changes and one of them is no longer found, or read from a side face half a die
+    aside: nothing on the table moved (the picture is the answer's but for its light), so it is no roll."""
+    three, five = DieReading(3, (300.0, 100.0), 0.95, (280, 80, 320, 120)), DieReading(5, (600.0, 300.0), 0.95, (580, 280, 620, 320))
+    read = [three, five]
+    s = Settler(lambda frame: read)
+    frames = still([3, 5], 12, 24)
+    assert len(feed_all(s, frames)) == 1
+    dim = [(f * 0.8).astype(np.uint8) for f in frames]
+    for t0, now in ((5.0, [five]), (10.0, [replace(three, center=(320.0, 100.0), value=2), five])):
+        read = now
+        assert feed_all(s, [hand_over(f) for f in dim[:2]] + dim, t0=t0) == [] and s.status.reason == LIGHT_CHANGED, now
+
+
+def test_a_camera_back_with_other_light_takes_the_dice_lying_as_before_as_no_roll() -> None:
+    """A camera reconnected (``reset``) whose exposure differs: the dice lying where they lay, misread, are no roll."""
+    four = DieReading(4, (300.0, 100.0), 0.95, (280, 80, 320, 120))
+    read = [four]
+    s = Settler(lambda frame: read)
+    frames = still([4], 12, 23)
+    assert len(feed_all(s, frames)) == 1
+    s.reset()
+    read = [replace(four, value=1)]
+    assert feed_all(s, [np.clip(f * 1.2 + 10, 0, 255).astype(np.uint8) for f in frames], t0=5.0) == []
+    assert s.status.reason == LIGHT_CHANGED
+
+
+def test_relit_tells_a_change_of_light_from_a_die_moved_on_real_frames() -> None:
+    """``relit`` on a real photo of a die (samples/dice): the photo 20 % darker or lighter is relit; the photo with
+    the die's square swapped with the table beside it (the die moved by its own width and a half) is not."""
+    from vision.settle import small_copy
+
+    photo = cv2.imread(str(Path(__file__).resolve().parents[2] / "samples" / "dice" / "face-5.jpg"))
+    small = small_copy(photo, 160)
+    for f in (0.8, 1.2):
+        assert relit(small, small_copy(np.clip(photo * f, 0, 255).astype(np.uint8), 160))
+    x0, y0, x1, y1 = 305, 187, 377, 259  # (round the die: read_dice reads its 5 in 309, 191, 372, 254)
+    moved, away = photo.copy(), x1 - x0 + 36
+    moved[y0:y1, x0:x1], moved[y0:y1, x0 + away : x1 + away] = photo[y0:y1, x0 + away : x1 + away], photo[y0:y1, x0:x1]
+    assert not relit(small, small_copy(moved, 160))
+    assert relit(small, small_copy(np.clip(moved * 0.8, 0, 255).astype(np.uint8), 160)) is False
