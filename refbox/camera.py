@@ -1,7 +1,8 @@
 """The camera edge: frames from a source, settled readings into the table.
 
 A lost camera is reported and retried with back-off; the table keeps running and
-rolls can be entered by hand meanwhile.
+rolls can be entered by hand meanwhile (the view's ``camera_hold`` ``lost`` tells the
+players). The operator may pause the camera: it reads, but sends nothing to the table.
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def topics(prefix: str, table_id: str) -> Topics:
 
 def summary(view: Mapping[str, Any]) -> dict[str, Any]:
     """What a club tile shows of any game's view: game, scores, clock, period, turn, winner, and what holds the
-    table's camera (``hold``: the view's ``camera_hold``, a die or a tile in doubt, or ``lost``; None).
+    table's camera (``hold``: the view's ``camera_hold``, a die or a tile in doubt, or the camera ``lost`` or ``paused``; None).
 
     >>> s = summary({"game": "futsal", "clock": "12:03", "period": "2nd half", "turn": None, "winner": None,
     ...              "home": {"name": "Home", "score": 2}, "away": {"name": "Away", "score": 1}})
