@@ -411,6 +411,16 @@ ZONES_FILE = "zones.json"
 """The calibration drawn on the control page, kept beside the journal when ``camera.zones`` names no file."""
 
 
+def beside_journal(journal_path: str, name: str) -> str | None:
+    """The file ``name`` in the journal's folder, as an absolute path: where a setting the operator makes on the
+    control page is kept; None for a journal in memory (nowhere to keep one).
+
+    >>> beside_journal("/var/lib/refbox/journal.sqlite3", "camera-paused"), beside_journal(":memory:", "camera-paused")
+    ('/var/lib/refbox/camera-paused', None)
+    """
+    return None if journal_path == ":memory:" else str(Path(journal_path).absolute().parent / name)
+
+
 def zones_file(cfg: Config, journal_path: str) -> str | None:
     """The calibration file of this table: ``camera.zones``, or else :data:`ZONES_FILE` beside the journal
     (None for a journal in memory: nowhere to keep one).
@@ -423,7 +433,7 @@ def zones_file(cfg: Config, journal_path: str) -> str | None:
     """
     if cfg.camera.zones:
         return cfg.camera.zones
-    return None if journal_path == ":memory:" else str(Path(journal_path).absolute().parent / ZONES_FILE)
+    return beside_journal(journal_path, ZONES_FILE)
 
 
 PAUSE_FILE = "camera-paused"
@@ -451,7 +461,7 @@ def start_camera(cfg: Config, table: Table, devices: Devices, sim: bool) -> None
     hold = max(1, round(3.0 / interval))  # a replayed photo stays on the table for 3 s
     worker = CameraWorker(lambda: open_source(source_spec, hold_frames=hold), table, interval=interval, zones=zones,
                           dice_network=cfg.camera.dice_network, dice_confidence=cfg.camera.dice_confidence, zones_file=kept_in,
-                          pause_file=None if table.journal.path == ":memory:" else str(Path(table.journal.path).absolute().parent / PAUSE_FILE))
+                          pause_file=beside_journal(table.journal.path, PAUSE_FILE))
     devices.camera = worker
     devices.closers.append(worker.stop)
     worker.start()
