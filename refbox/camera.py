@@ -85,6 +85,26 @@ def sync_folder(path: str) -> None:
         os.close(fd)
 
 
+def write_whole(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a temporary file beside it, flushed to the disk, put in its
+    place and its folder flushed (a power cut meanwhile leaves the file as it was). Raises OSError, leaving no
+    temporary file, when it cannot."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}-", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        sync_folder(path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
 PAUSED = "paused"
 """The view's ``camera_hold`` while the operator has paused the camera (:meth:`CameraWorker.pause`)."""
 PAUSED_REASON = "the camera is paused: not sent to the table"
@@ -255,13 +275,10 @@ class CameraWorker(threading.Thread):
             return
         if self.pause_file is not None:
             if paused:
-                with open(self.pause_file, "w", encoding="utf-8") as f:
-                    f.write(f"the camera was paused on the control page at {time.strftime('%Y-%m-%d %H:%M:%S %z')}\n")
-                    f.flush()
-                    os.fsync(f.fileno())
+                write_whole(self.pause_file, f"the camera was paused on the control page at {time.strftime('%Y-%m-%d %H:%M:%S %z')}\n")
             else:
                 os.unlink(self.pause_file)
-            sync_folder(self.pause_file)
+                sync_folder(self.pause_file)
         log.info("camera %s by the operator", "paused" if paused else "resumed")
         self.status["paused"] = paused
 
@@ -283,27 +300,13 @@ class CameraWorker(threading.Thread):
         the camera without zones. Returns the zones (None: none). Raises ValueError when no ``zones_file`` is set, OSError when it cannot be
         written; either way nothing changes. Any thread may call it."""
         import json
-        import tempfile
 
         from vision.zones import Zones
 
         if self.zones_file is None:
             raise ValueError("this table keeps no calibration file: set camera.zones to the file to keep it in")
         zones = Zones.from_calibration(calibration)
-        folder = os.path.dirname(os.path.abspath(self.zones_file))
-        fd, tmp = tempfile.mkstemp(prefix=".zones-", suffix=".json", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(zones.to_calibration(), f, indent=1)
-                f.write("\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.zones_file)
-            sync_folder(self.zones_file)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_whole(self.zones_file, json.dumps(zones.to_calibration(), indent=1) + "\n")
         log.info("camera: calibration saved to %s (zones %s, %d ignored areas)", self.zones_file,
                  ", ".join(zones.names) or "none", len(zones.ignore))
         used = None if zones.empty else zones
@@ -387,11 +390,8 @@ class CameraWorker(threading.Thread):
             self._hold(paused or ("tile" if tile_settler.reason == TILE_IN_DOUBT else None))
             self.status["in_view"] = []
             if tiles:
-                self.status["readings"] += 1
                 size = (frame.shape[1], frame.shape[0])
-                entries = tile_contacts(tile_settler.readings, self.zones, size)
-                log.info("camera read tiles %s%s", entries, " (paused: not sent)" if paused else "")
-                self._answered("tiles", entries, None if paused else self.table.tiles(entries))
+                self._send("tiles", tile_contacts(tile_settler.readings, self.zones, size), self.table.tiles, paused)
         else:
             for values in entered:
                 settler.answered(values)
@@ -404,10 +404,14 @@ class CameraWorker(threading.Thread):
             if isinstance(reader, ChoosingReader):
                 self.status["dice_network"] = f"{CHOOSE_NETWORK} ({reader.chosen})"
             if dice:
-                entries = dice_entries(dice, settler.moved, self.zones)
-                self.status["readings"] += 1
-                log.info("camera read %s%s", entries, " (paused: not sent)" if paused else "")
-                self._answered("dice", entries, None if paused else self.table.reading(entries))
+                self._send("dice", dice_entries(dice, settler.moved, self.zones), self.table.reading, paused)
+
+    def _send(self, kind: str, entries: list[Any], send: Callable[[list[Any]], Any], paused: str | None) -> None:
+        """A settled reading (``kind`` dice or tiles): counted, logged, and sent to the table (``send``: its
+        ``reading`` or ``tiles``) unless the camera is ``paused``; the answer kept (:meth:`_answered`)."""
+        self.status["readings"] += 1
+        log.info("camera read %s%s%s", "tiles " if kind == "tiles" else "", entries, " (paused: not sent)" if paused else "")
+        self._answered(kind, entries, None if paused else send(entries))
 
     def _answered(self, kind: str, seen: list[Any], answer: Any) -> None:
         """Keep the table's answer to reading number ``readings`` in ``status["last"]``
