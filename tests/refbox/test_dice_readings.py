@@ -343,17 +343,22 @@ def test_a_calibration_saved_while_the_camera_runs_is_used_from_the_next_picture
         table.stop()
 
 
+def started_camera(journal) -> CameraWorker:
+    """The camera a Pig table with ``journal`` starts (``start_camera``, the sample photos as its source), stopped
+    again at once: what it read at start from the files beside the journal."""
+    cfg = from_dict({"camera": {"source": f"folder:{Path(__file__).resolve().parents[2] / 'samples' / 'dice'}"}})
+    table = Table(Journal(journal), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
+    devices = Devices(table)
+    start_camera(cfg, table, devices, sim=False)
+    devices.camera.stop()
+    return devices.camera
+
+
 def test_a_table_keeps_the_calibration_drawn_on_its_control_page_beside_its_journal(tmp_path):
     """Without ``camera.zones`` the calibration file is ``zones.json`` beside the journal: none at first, read at the
     next start once saved, refused at start naming the key and the file when it cannot be used."""
-    cfg = from_dict({"camera": {"source": f"folder:{Path(__file__).resolve().parents[2] / 'samples' / 'dice'}"}})
-
     def started():
-        table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
-        devices = Devices(table)
-        start_camera(cfg, table, devices, sim=False)
-        devices.camera.stop()
-        return devices.camera
+        return started_camera(tmp_path / "j.sqlite3")
 
     worker = started()
     assert worker.zones is None and worker.zones_file == str(tmp_path / "zones.json")
@@ -440,14 +445,8 @@ def test_a_pause_is_kept_beside_the_journal_and_a_restarted_table_starts_paused(
     """The table's camera keeps a pause in ``camera-paused`` beside the journal (a power cut does not resume it):
     started again, it is paused, and says so; resumed, the file is gone and the next start is not paused. A
     journal in memory keeps none."""
-    cfg = from_dict({"camera": {"source": f"folder:{Path(__file__).resolve().parents[2] / 'samples' / 'dice'}"}})
-
     def started(journal=tmp_path / "j.sqlite3"):
-        table = Table(Journal(journal), {"game": "pig", "players": ["Ann", "Bob"]}, tick=0.05)
-        devices = Devices(table)
-        start_camera(cfg, table, devices, sim=False)
-        devices.camera.stop()
-        return devices.camera
+        return started_camera(journal)
 
     worker = started()
     assert not worker.status["paused"] and worker.pause_file == str(tmp_path / "camera-paused")
