@@ -30,12 +30,15 @@ seconds). It answers None almost always, and the dice (a tuple of
    again or the dice at rest change (a die nudged to a new value without a
    visible throw still counts as a new roll only after motion). After motion,
    dice that all lie where they were last answered (a hand passed over, a die
-   touched but not turned) are no new roll either, nor are dice that all lie
-   where the answer's did in a picture that differs from the answer's only by
-   its light (:func:`relit`: a lamp switched, a camera's exposure, a shadow
-   gone), whatever values they read now, or when some are no longer found: a die
-   misread after such a change is no phantom roll. ``moved`` says, for each die of
-   an answer, whether it is new or lies elsewhere than in the answer before: dice
+   touched but not turned) are no new roll either, nor are dice read in a
+   picture that differs from the answer's only by its light (:func:`relit`: a
+   lamp switched, one to a side, a camera's exposure or white balance, a shadow
+   gone), each place where a die lay then or is read now showing its pixels of
+   then but for their light (:func:`dice_relit`), whatever values they read
+   now, or when some are no longer found: a die misread after such a change is
+   no phantom roll, and a die turned to another face where it lay is a roll.
+   ``moved`` says, for each die of an answer, whether it is new or lies
+   elsewhere than in the answer before: dice
    only carried to the kept zone, the others untouched, are no throw. A table's
    camera starts disarmed (``armed=False``: dice lying still when it starts are
    no throw); after a reconnect (:meth:`Settler.reset`) it is armed, but dice
@@ -57,6 +60,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -118,26 +122,135 @@ def motion_grey(small: np.ndarray) -> np.ndarray:
 
 def relit(before: np.ndarray, after: np.ndarray, pixel_threshold: int = 18, motion_threshold: float = 0.002) -> bool:
     """Is ``after`` the picture ``before`` (two small copies of frames, :func:`small_copy`) with only its light
-    changed? Its grey (:func:`motion_grey`) is fitted as a gain and an offset of ``before``'s (a lamp
-    switched, a camera's exposure or white balance, a shadow over the whole table), and what the fit leaves
-    is no motion: at most ``motion_threshold`` of the pixels off by more than ``pixel_threshold``. A die
-    moved, turned or taken away leaves its own pixels. Pictures of two sizes are not.
+    changed? Each of its channels, lightly blurred, is fitted as a gain and an offset of ``before``'s that vary
+    smoothly over the picture (:func:`_light_fit`, quadratic across it: a lamp switched, one to a side, a spot,
+    a camera's exposure or white balance, a shadow gone), and what the fit leaves is no motion: at most
+    ``motion_threshold`` of the pixels off by more than ``pixel_threshold`` in some channel. A die moved or
+    taken away leaves its own pixels (one turned where it lay may not, in so small a copy:
+    :func:`dice_relit`). Pictures of two sizes are not.
 
     >>> table = np.full((40, 60, 3), 90, np.uint8); table[10:16, 20:26] = 230  # (a die)
     >>> dim = (table * 0.7).astype(np.uint8)
+    >>> side = (table * np.linspace(0.6, 1.1, 60)[None, :, None]).astype(np.uint8)  # (a lamp to the right)
     >>> moved = dim.copy(); moved[10:16, 20:26] = 63; moved[20:26, 30:36] = 161
-    >>> relit(table, dim), relit(table, moved), relit(table, table[:20])
-    (True, False, False)
+    >>> relit(table, dim), relit(table, side), relit(table, moved), relit(table, table[:20])
+    (True, True, False, False)
     """
     if before.shape != after.shape:
         return False
-    a, b = motion_grey(before).astype(np.float32).ravel(), motion_grey(after).astype(np.float32).ravel()
-    spread = float(a.var())
-    gain = float(((a - a.mean()) * (b - b.mean())).mean()) / spread if spread > 0 else 1.0
-    if not 0.25 <= gain <= 4.0:  # (no light does that: a picture of something else)
+    h, w = before.shape[:2]
+    off = _light_fit(_blurred(before), _blurred(after), _smooth_basis(h, w), pixel_threshold)
+    return off is not None and float(np.count_nonzero(off)) / off.size <= motion_threshold
+
+
+def dice_relit(before: np.ndarray, after: np.ndarray, boxes: Sequence[tuple[float, float, float, float]],
+               pixel_threshold: int = 18, share: float = 0.01) -> bool:
+    """Does each of ``boxes`` (x0, y0, x1, y1: where a die lies or lay) show in the frame ``after`` the pixels it
+    showed in the frame ``before``, but for their light? Each channel of a box, lightly blurred, is fitted as a
+    gain and an offset of what it was, and at most ``share`` of its pixels may be off by more than
+    ``pixel_threshold`` in some channel. A die turned to another face where it lay moves its pips (a four
+    turned to a five: about 4 % of its box), a die taken away or set down changes its box wholly, and a change
+    of light, even over a glossy die, leaves under 1 % (docs/vision-record.md).
+
+    >>> from vision.synth import draw_die
+    >>> table = np.full((100, 100, 3), (40, 110, 40), np.uint8); draw_die(table, 4, (50, 50), 40)
+    >>> five = table.copy(); draw_die(five, 5, (50, 50), 40)
+    >>> box = [(30, 30, 70, 70)]
+    >>> dice_relit(table, (table * 0.7).astype(np.uint8), box), dice_relit(table, five, box)
+    (True, False)
+    """
+    if before.shape != after.shape:
         return False
-    left = np.abs(b - (gain * (a - a.mean()) + b.mean()))
-    return float(np.count_nonzero(left > pixel_threshold)) / left.size <= motion_threshold
+    h, w = before.shape[:2]
+    for box in boxes:
+        x0, y0, x1, y1 = (int(round(v)) for v in box)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        off = _light_fit(_blurred(before[y0:y1, x0:x1]), _blurred(after[y0:y1, x0:x1]), None, pixel_threshold)
+        if off is None or float(np.count_nonzero(off)) > share * off.size:
+            return False
+    return True
+
+
+@lru_cache(maxsize=4)
+def _smooth_basis(h: int, w: int) -> np.ndarray:
+    """The basis of a light that varies smoothly over a picture of ``h`` x ``w`` (:func:`_light_fit`): 1, x, y,
+    x², y², xy at each pixel, x and y from -1 to 1 across it; (6, h * w), kept for the next picture of that size."""
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = (2 * x - (w - 1)) / max(w - 1, 1), (2 * y - (h - 1)) / max(h - 1, 1)
+    return np.stack([np.ones_like(x), x, y, x * x, y * y, x * y]).reshape(6, -1)
+
+
+def _blurred(picture: np.ndarray) -> np.ndarray:
+    """``picture`` lightly blurred (as :func:`motion_grey` is), as floats: one row a channel, one column a pixel
+    (numpy sums along rows several times faster than down three columns)."""
+    out = cv2.GaussianBlur(picture, (3, 3), 0).astype(np.float32)
+    return out.reshape(out.shape[0] * out.shape[1], -1).T.copy()
+
+
+def _light_fit(before: np.ndarray, after: np.ndarray, basis: np.ndarray | None, pixel_threshold: int) -> np.ndarray | None:
+    """Which pixels of ``after`` a change of light does not explain: each channel of ``after`` ((channels,
+    pixels): :func:`_blurred`) fitted by least squares as ``before``'s times a gain plus an offset, both the
+    same everywhere (``basis`` None) or combinations of the ``basis`` ((k, pixels): :func:`_smooth_basis`, a
+    light that varies over the picture), then fitted again without the pixels the first fit left off by more
+    than ``pixel_threshold`` (a moved die must not bend the fit). Pixels clipped at 0 or 255 in either picture
+    do not steer the fit, and the fit's prediction is clipped as a camera clips. True where some channel is
+    left off by more than ``pixel_threshold``; None when a gain the same everywhere is no light's (under
+    0.25 or over 4: a die's pixels now of something else, a die taken away)."""
+    # (a seventh of the pixels of a picture steer the fit, and all are judged: as good a fit, sooner)
+    step = 1 if basis is None else 7
+    a, b, on = before[:, ::step], after[:, ::step], None if basis is None else basis[:, ::step]
+    use = (a > 0) & (a < 255) & (b > 0) & (b < 255)
+    for _ in range(2):
+        gain, offset = _fitted(a, b, use, on)
+        if on is not None:  # (the fit over every pixel; where a picture is of one colour, gain and offset trade
+            # places freely, so its gain says nothing: what is left says whether it is the same picture)
+            gain, offset = gain @ basis, offset @ basis
+        elif gain.min() < 0.25 or gain.max() > 4.0:
+            return None
+        left = np.abs(after - np.clip(gain * before + offset, 0, 255))
+        use &= left[:, ::step] <= pixel_threshold
+    return (left > pixel_threshold).any(axis=0)
+
+
+_FLAT_SPREAD = 16.0
+"""The variance (grey levels squared) under which a channel of a picture is taken as of one colour by
+:func:`_fitted`: a camera's noise of 2 to 3 levels and no more."""
+
+
+def _fitted(before: np.ndarray, after: np.ndarray, use: np.ndarray, basis: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The gain and the offset that fit ``after`` as ``before`` times the gain plus the offset by least squares,
+    over the pixels ``use`` of each channel (:func:`_light_fit`): one of each a channel, (channels, 1) each
+    (``basis`` None: every pixel's the same), or the weights of the ``basis``'s rows, (channels, k) each. Too
+    few pixels to fit: the light unchanged (a gain of 1)."""
+    if basis is None:
+        n = np.count_nonzero(use, axis=1)
+        ok = n >= 8
+        n = np.maximum(n, 1)
+        ma, mb = (before * use).sum(axis=1) / n, (after * use).sum(axis=1) / n
+        da, db = (before - ma[:, None]) * use, (after - mb[:, None]) * use
+        spread = (da * da).sum(axis=1)
+        # (a channel of one colour, but for noise, fixes no gain: the light's is then taken as a gain alone)
+        flat = spread < _FLAT_SPREAD * n
+        gain = np.where(flat, mb / np.maximum(ma, 1.0), (da * db).sum(axis=1) / np.maximum(spread, 1e-9))
+        gain = np.where(ok, gain, 1.0).astype(np.float32)
+        return gain[:, None], np.where(ok, mb - gain * ma, 0.0).astype(np.float32)[:, None]
+    k = basis.shape[0]
+    gain, offset = np.zeros((len(before), k), np.float32), np.zeros((len(before), k), np.float32)
+    gain[:, 0] = 1.0
+    for c, mask in enumerate(use):
+        if np.count_nonzero(mask) < 8 * k:
+            continue
+        part = basis[:, mask]
+        design = np.concatenate([part * before[c, mask], part]).astype(np.float64)
+        # (the normal equations: far faster than a least squares of every pixel, and as good for so few unknowns;
+        # a whisper of a ridge for a channel of one colour, where a gain and an offset are one)
+        normal = design @ design.T
+        normal[np.diag_indices(2 * k)] += 1e-9 * np.trace(normal) + 1e-12
+        weights = np.linalg.solve(normal, design @ after[c, mask]).astype(np.float32)
+        gain[c], offset[c] = weights[:k], weights[k:]
+    return gain, offset
 
 
 def skin_mask(picture: np.ndarray) -> np.ndarray:
@@ -235,16 +348,52 @@ DIE_IN_DOUBT = "a die is unsure (cocked?)"
 ENTERED_BY_HAND = "entered by hand"
 """The :class:`Settler`'s reason once a throw it held was entered by hand (:meth:`Settler.answered`)."""
 
-RELIT_REACH = 1.0
-"""How far from a die of the last answer (times its size) a die read in a picture only relit since still lies where
-that one did (:meth:`Settler._relit_answer`): a misreading reads a die from a side face or a corner, within it."""
-
 LIGHT_CHANGED = "unchanged since the last answer but for the light"
-"""The :class:`Settler`'s reason when the dice lie where they were answered and the picture differs only by its light
-(:func:`relit`), whatever they read now."""
+"""The :class:`Settler`'s reason when the picture, and each place where a die lay then or is read now, differ from the
+last answer's only by their light (:func:`relit`, :func:`dice_relit`), whatever the dice read now."""
 
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
 """The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A frame at rest (a copy), and its small copy: what :func:`relit` and :func:`dice_relit` compare a later
+    frame with."""
+
+    picture: np.ndarray
+    frame: np.ndarray
+
+
+class _Relighting:
+    """Whether the picture since the last motion is that of ``seen`` but for its light (:func:`relit`), and each
+    box where a die lies or lay too (:func:`dice_relit`). Each verdict is kept until the picture moves: it is
+    the same picture till then, and dice at rest are read in the same boxes frame after frame."""
+
+    def __init__(self, seen: _Seen) -> None:
+        self.seen = seen
+        self._picture: bool | None = None
+        self._boxes: dict[tuple[float, float, float, float], bool] = {}
+
+    def __call__(self, frame: np.ndarray, boxes: Sequence[tuple[float, float, float, float]], still: Stillness) -> bool:
+        if self._picture is None:
+            self._picture = relit(self.seen.picture, still.picture, still.pixel_threshold, still.motion_threshold)
+        if not self._picture:
+            return False
+        for box in boxes:
+            if box not in self._boxes:
+                self._boxes[box] = dice_relit(self.seen.frame, frame, [box], still.pixel_threshold)
+            if not self._boxes[box]:
+                return False
+        return True
+
+
+def _box_of(die: DieReading) -> tuple[float, float, float, float]:
+    """A die's box; a die read without one: 20 pixels wide about its centre (as :func:`moved_dice` takes it)."""
+    if die.box is not None:
+        return die.box
+    x, y = die.center
+    return (x - 10, y - 10, x + 10, y + 10)
 
 
 class Settler:
@@ -305,8 +454,9 @@ class Settler:
         self._armed = armed
         self._last: tuple[DieReading, ...] | None = None  # the last answer
         self._rest: tuple[DieReading, ...] | None = None  # the dice of the last frame read once the picture had settled
-        self._rest_picture: np.ndarray | None = None  # ... and that frame's small copy
-        self._answer_picture: np.ndarray | None = None  # the small copy of the frame of the last answer (relit)
+        self._rest_seen: _Seen | None = None  # ... and how that frame looked
+        self._answer_seen: _Seen | None = None  # how the frame of the last answer looked (relit)
+        self._lit: _Relighting | None = None  # (whether the picture since the last motion is that but for its light)
         self.moved: tuple[bool, ...] = ()
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
@@ -323,7 +473,7 @@ class Settler:
         if reader is not None:
             self.reader = reader
         if self._rest is not None:  # (dice it saw at rest and did not answer, lying there since it started, are no roll either)
-            self._last, self._answer_picture = self._rest, self._rest_picture
+            self._last, self._answer_seen = self._rest, self._rest_seen
         self.stillness.reset()
         self._history.clear()
         self._armed = True
@@ -343,7 +493,7 @@ class Settler:
             if self._still is not None:
                 self._table, self._still = self._still, None
             self._history.clear()
-            self.read = ()
+            self.read, self._lit = (), None
             self._armed = self._armed or still.compared  # (a first frame, with nothing to compare, arms nothing)
             self.status = SettleStatus(motion, True, False, 0, self._armed, "moving")
             return None
@@ -363,7 +513,7 @@ class Settler:
         if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
             self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
             return None
-        self._rest, self._rest_picture = dice, still.picture
+        self._rest, self._rest_seen = dice, _Seen(still.picture, frame.copy())
         if not self._armed:
             if self._last is None:
                 why = WAITING_FOR_A_THROW
@@ -371,7 +521,7 @@ class Settler:
                 why = "already reported"
             elif self._by_hand is not None and self._same(dice, self._by_hand):  # (the die in doubt of a throw entered by hand, still so)
                 why = ENTERED_BY_HAND
-            elif self._relit_answer(dice):
+            elif self._relit_answer(dice, frame):
                 why = LIGHT_CHANGED
             else:
                 why = "dice changed without a throw"
@@ -394,15 +544,15 @@ class Settler:
             moved = tuple(m and n for m, n in zip(moved, moved_dice(by_hand, dice, self.max_shift)))
         if before is not None and len(before) == len(dice) and not any(moved):
             if by_hand is None:  # (a throw entered by hand stands, with the dice as read then, until the next answer)
-                self._last, self._answer_picture = dice, still.picture  # (the answer, as it lies now)
+                self._last, self._answer_seen = dice, self._rest_seen  # (the answer, as it lies now)
             self.status = SettleStatus(motion, False, False, still.frames, False, "unchanged since the last answer")
             return None
-        if self._relit_answer(dice):
+        if self._relit_answer(dice, frame):
             # (the dice lie where they were answered, and the picture is the answer's but for its light: a value
             # read otherwise now is a misreading, not a throw; the answer stands)
             self.status = SettleStatus(motion, False, False, still.frames, False, LIGHT_CHANGED)
             return None
-        self._last, self._by_hand, self._answer_picture = dice, None, still.picture
+        self._last, self._by_hand, self._answer_seen = dice, None, self._rest_seen
         self.moved = moved
         self.status = SettleStatus(motion, False, False, still.frames, False, "settled")
         return dice
@@ -418,7 +568,7 @@ class Settler:
         dice = self._rest
         if dice is None:  # (no picture at rest seen: nothing for the camera to take as that throw)
             return
-        self._by_hand, self._answer_picture = dice, self._rest_picture
+        self._by_hand, self._answer_seen = dice, self._rest_seen
         self._last = dice if values is None else entered_on(dice, values, self.sure)
         self._armed = False
         self._history.clear()
@@ -429,16 +579,19 @@ class Settler:
         """Is ``die`` read surely enough for a roll: a value, at ``min_confidence`` or surer?"""
         return die.value is not None and die.confidence >= self.min_confidence
 
-    def _relit_answer(self, dice: tuple[DieReading, ...]) -> bool:
-        """Does each of ``dice`` lie where a die of the last answer did (within a die's size, whatever it reads; a
-        die of the answer may be missing), in a picture that is the answer's but for its light (:func:`relit`)?
-        Then nothing on the table moved, and what reads otherwise is misread: a die no longer found, or read
-        from another of its faces a little aside. A die read where none lay is a die of the table's own colour
-        thrown, which the small picture may not show."""
-        last, picture, still = self._last, self._answer_picture, self.stillness
-        return (last is not None and picture is not None
-                and not any(moved_dice(_unread(last), _unread(dice), RELIT_REACH))
-                and relit(picture, still.picture, still.pixel_threshold, still.motion_threshold))
+    def _relit_answer(self, dice: tuple[DieReading, ...], frame: np.ndarray) -> bool:
+        """Is the picture the last answer's but for its light (:func:`relit`), and does every box where a die of
+        the answer lay or one of ``dice`` lies show the same pixels as it did then, but for their light
+        (:func:`dice_relit`)? Then nothing on the table moved, and whatever reads otherwise is misread: a die
+        no longer found, read from another of its faces a little aside, or read where nothing is. A die turned
+        where it lay changes its box, and a die thrown, even of the table's own colour, changes the box where
+        it is read."""
+        last, seen = self._last, self._answer_seen
+        if last is None or seen is None:
+            return False
+        if self._lit is None or self._lit.seen is not seen:
+            self._lit = _Relighting(seen)
+        return self._lit(frame, [_box_of(d) for d in (*last, *dice)], self.stillness)
 
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
         """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""
@@ -479,11 +632,6 @@ def entered_on(dice: Sequence[DieReading], values: Sequence[int], sure: Callable
     for i, v in zip(into, left):
         out[i] = replace(dice[i], value=v)
     return tuple(out)
-
-
-def _unread(dice: Sequence[DieReading]) -> list[DieReading]:
-    """``dice`` with their values left out: where they lie, for :func:`moved_dice`."""
-    return [replace(d, value=0) for d in dice]
 
 
 def moved_dice(

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.support import printed_tray
 from vision.dice import DiceReader
-from vision.settle import LIGHT_CHANGED, Settler, relit, skin_fraction
+from vision.settle import LIGHT_CHANGED, Settler, dice_relit, relit, skin_fraction, small_copy
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
@@ -482,8 +484,9 @@ def test_the_small_copy_is_the_mean_of_the_pixels_each_of_its_own_covers() -> No
 def test_dice_misread_after_the_light_changed_are_no_roll() -> None:
     """After an answer, the light changes over the dice at rest (a lamp, a camera's exposure: motion to the settler),
     and a die lying where it was answered now reads another value: the picture is the answer's but for its light
-    (``relit``), so it is no roll. A die read elsewhere in such a picture is one (a die of the table's own colour
-    thrown; the picture may hide it), and so is a throw that changes the picture."""
+    (``relit``, ``dice_relit``), so it is no roll; nor is a die read where nothing changed (a speck of the table read
+    as a die). A die of the table's own colour thrown there is a roll (its box changed, which the small copy may
+    not show), and so is a throw that changes the picture."""
     three = DieReading(3, (300.0, 100.0), 0.95, (280, 80, 320, 120))
     read = [three]
     s = Settler(lambda frame: read)
@@ -493,11 +496,16 @@ def test_dice_misread_after_the_light_changed_are_no_roll() -> None:
     read = [replace(three, value=5)]  # (misread in the dimmer light)
     assert feed_all(s, [hand_over(f) for f in dim[:2]] + dim, t0=5.0) == []
     assert s.status.reason == LIGHT_CHANGED
-    read = [replace(three, value=5, center=(700.0, 300.0), box=(680, 280, 720, 320))]  # (read elsewhere: thrown)
-    assert [dice for _, dice in feed_all(s, [hand_over(f) for f in dim[:2]] + dim, t0=10.0)] == [tuple(read)]
+    elsewhere = replace(three, value=5, center=(700.0, 300.0), box=(680, 280, 720, 320))
+    read = [three, elsewhere]  # (read where nothing is)
+    assert feed_all(s, [hand_over(f) for f in dim[:2]] + dim, t0=10.0) == []
+    assert s.status.reason == LIGHT_CHANGED
+    thrown = [f.copy() for f in dim]
+    for f in thrown:  # (a die of the table's own colour: green, its pips darker still)
+        draw_die(f, 5, (700, 300), 40, body=(30, 82, 30), pip=(10, 30, 10))
+    assert [dice for _, dice in feed_all(s, [hand_over(f) for f in thrown[:2]] + thrown, t0=15.0)] == [tuple(read)]
     read = [replace(three, value=6)]
-    thrown = still([6], 12, 21)
-    assert [dice for _, dice in feed_all(s, rolling([6], 4, 22) + thrown, t0=15.0)] == [tuple(read)]
+    assert [dice for _, dice in feed_all(s, rolling([6], 4, 22) + still([6], 12, 21), t0=20.0)] == [tuple(read)]
 
 
 def test_dice_lost_or_read_aside_after_the_light_changed_are_no_roll() -> None:
@@ -530,8 +538,6 @@ def test_a_camera_back_with_other_light_takes_the_dice_lying_as_before_as_no_rol
 def test_relit_tells_a_change_of_light_from_a_die_moved_on_real_frames() -> None:
     """``relit`` on a real photo of a die (samples/dice): the photo 20 % darker or lighter is relit; the photo with
     the die's square swapped with the table beside it (the die moved by its own width and a half) is not."""
-    from vision.settle import small_copy
-
     photo = cv2.imread(str(Path(__file__).resolve().parents[2] / "samples" / "dice" / "face-5.jpg"))
     small = small_copy(photo, 160)
     for f in (0.8, 1.2):
@@ -541,3 +547,62 @@ def test_relit_tells_a_change_of_light_from_a_die_moved_on_real_frames() -> None
     moved[y0:y1, x0:x1], moved[y0:y1, x0 + away : x1 + away] = photo[y0:y1, x0 + away : x1 + away], photo[y0:y1, x0:x1]
     assert not relit(small, small_copy(moved, 160))
     assert relit(small, small_copy(np.clip(moved * 0.8, 0, 255).astype(np.uint8), 160)) is False
+
+
+def _lights(shape: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Changes of light over a picture of ``shape``, as a factor for each pixel and channel."""
+    h, w = shape[:2]
+    x, y = np.linspace(0, 1, w)[None, :, None], np.linspace(0, 1, h)[:, None, None]
+    return {"darker": np.full((1, 1, 1), 0.8), "lighter": np.full((1, 1, 1), 1.2),
+            "a lamp to the right": 0.7 + 0.4 * x, "a lamp above, off centre": 1.15 - 0.4 * np.hypot(x - 0.4, y - 0.5),
+            "warmer white balance": np.array([0.88, 1.0, 1.12])[None, None, :]}
+
+
+@pytest.mark.parametrize("name", ["face-2.jpg", "face-3.jpg", "face-5.jpg", "face-6.jpg"])
+def test_uneven_light_is_relit_and_a_die_turned_where_it_lay_is_not_on_real_photos(name: str) -> None:
+    """A lamp to one side, a spot, a camera's white balance over a real photo of a die (samples/dice): the small
+    copy is relit (a light that varies over the table, fitted channel by channel), and so are the die's own
+    pixels. The die turned a quarter where it lay (its pips elsewhere, its place the same) is neither, in the
+    same light or a dimmer one."""
+    folder = Path(__file__).resolve().parents[2] / "samples" / "dice"
+    photo = cv2.imread(str(folder / name))
+    box = json.loads((folder / "labels.json").read_text())[name][0]["box"]
+    for light, factor in _lights(photo.shape).items():
+        lit = np.clip(photo * factor, 0, 255).astype(np.uint8)
+        assert relit(small_copy(photo, 160), small_copy(lit, 160)) and dice_relit(photo, lit, [box]), light
+    x0, y0, x1, y1 = box
+    half, cx, cy = max(x1 - x0, y1 - y0) // 2, (x0 + x1) // 2, (y0 + y1) // 2
+    turned = photo.copy()
+    turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(photo[cy - half : cy + half, cx - half : cx + half])
+    assert not dice_relit(photo, turned, [box]) and not dice_relit(photo, (turned * 0.8).astype(np.uint8), [box])
+
+
+def test_a_die_turned_where_it_lay_is_a_new_roll_in_any_light() -> None:
+    """After an answer, a hand sets a die to another face where it lay (a five turned to a four): a new roll, as
+    a die nudged to a new value after motion always was. The small copy of the picture barely changes (the
+    die's pips are a pixel or two there), so only the die's own pixels (``dice_relit``) tell it from a
+    misreading after a change of light; dimmed at the same time, it is a roll too."""
+    def scene(value: int, light: float, seed: int) -> list[np.ndarray]:
+        img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+        draw_die(img, 3, (900, 150), 45, 10)
+        draw_die(img, value, (700, 500), 45, 30)
+        rng = np.random.default_rng(seed)
+        return [np.clip(img * light + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8) for _ in range(12)]
+
+    three = DieReading(3, (900.0, 150.0), 0.95, (877, 127, 923, 173))
+    die = DieReading(5, (700.0, 500.0), 0.95, (677, 477, 723, 523))
+    read = [three, die]
+    s = Settler(lambda frame: read)
+    first = scene(5, 1.0, 1)
+    assert len(feed_all(s, first)) == 1
+    for t0, light, value in ((5.0, 1.0, 4), (10.0, 0.8, 6)):
+        read = [three, replace(die, value=value)]
+        frames = scene(value, light, int(t0))
+        got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=t0)
+        assert [[d.value for d in dice] for _, dice in got] == [[3, value]], (light, s.status.reason)
+        assert s.moved == (False, True)
+    # (and the same dice only dimmed, misread: no roll)
+    read = [three, replace(die, value=2)]
+    frames = [(f * 0.9).astype(np.uint8) for f in scene(6, 0.8, 20)]
+    assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=15.0) == []
+    assert s.status.reason == LIGHT_CHANGED
