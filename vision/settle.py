@@ -138,26 +138,34 @@ def relit(before: np.ndarray, after: np.ndarray, pixel_threshold: int = 18, moti
     """
     if before.shape != after.shape:
         return False
-    h, w = before.shape[:2]
-    off = _light_fit(_blurred(before), _blurred(after), _smooth_basis(h, w), pixel_threshold)
-    return off is not None and float(np.count_nonzero(off)) / off.size <= motion_threshold
+    a, b = _blurred(before), _blurred(after)
+    fit = _light_fit(a, b, _smooth_basis(*before.shape[:2]), pixel_threshold)
+    if fit is None:  # (a smooth light is never refused: no gain of it says anything alone)
+        return False
+    gain, offset = fit
+    off = (np.abs(b - np.clip(gain * a + offset, 0, 255)) > pixel_threshold).any(axis=0)
+    return float(np.count_nonzero(off)) / off.size <= motion_threshold
 
 
 def dice_relit(before: np.ndarray, after: np.ndarray, boxes: Sequence[tuple[float, float, float, float]],
                pixel_threshold: int = 18, share: float = 0.01) -> bool:
     """Does each of ``boxes`` (x0, y0, x1, y1: where a die lies or lay) show in the frame ``after`` the pixels it
     showed in the frame ``before``, but for their light? Each channel of a box, lightly blurred, is fitted as a
-    gain and an offset of what it was, and at most ``share`` of its pixels may be off by more than
-    ``pixel_threshold`` in some channel. A die turned to another face where it lay moves its pips (a four
-    turned to a five: about 4 % of its box), a die taken away or set down changes its box wholly, and a change
-    of light, even over a glossy die, leaves under 1 % (docs/vision-record.md).
+    gain and an offset of what it was (a gain of 0.25 to 4), and at most ``share`` of its pixels may lie more
+    than ``pixel_threshold`` in some channel outside what the fit makes of the pixel and its eight
+    neighbours then (a camera nudged by a pixel, a table bumped, moves no die). Pixels the camera clipped (0
+    or 255) in either frame, and their neighbours, neither steer the fit nor count. A die turned to another face
+    where it lay moves its pips (a five turned to a four: about 2 % of its box), a die taken away or set down
+    changes its box wholly, and a change of light, even over a glossy die, leaves under 1 %
+    (docs/vision-record.md).
 
     >>> from vision.synth import draw_die
     >>> table = np.full((100, 100, 3), (40, 110, 40), np.uint8); draw_die(table, 4, (50, 50), 40)
-    >>> five = table.copy(); draw_die(five, 5, (50, 50), 40)
+    >>> five, nudged = table.copy(), np.roll(table, 1, axis=1)
+    >>> draw_die(five, 5, (50, 50), 40)
     >>> box = [(30, 30, 70, 70)]
-    >>> dice_relit(table, (table * 0.7).astype(np.uint8), box), dice_relit(table, five, box)
-    (True, False)
+    >>> [dice_relit(table, after, box) for after in ((table * 0.7).astype(np.uint8), nudged, five)]
+    [True, True, False]
     """
     if before.shape != after.shape:
         return False
@@ -167,8 +175,27 @@ def dice_relit(before: np.ndarray, after: np.ndarray, boxes: Sequence[tuple[floa
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if x1 <= x0 or y1 <= y0:
             continue
-        off = _light_fit(_blurred(before[y0:y1, x0:x1]), _blurred(after[y0:y1, x0:x1]), None, pixel_threshold)
-        if off is None or float(np.count_nonzero(off)) > share * off.size:
+        # (the box two pixels larger each way, where the frame goes on: each pixel's neighbours, blurred as they are)
+        grow = np.s_[max(y0 - 2, 0) : min(y1 + 2, h), max(x0 - 2, 0) : min(x1 + 2, w)]
+        inside = np.s_[y0 - grow[0].start : y1 - grow[0].start, x0 - grow[1].start : x1 - grow[1].start]
+        grown = cv2.GaussianBlur(before[grow], (3, 3), 0).astype(np.float32)
+        grown = grown.reshape(grown.shape[0], grown.shape[1], -1)
+        was, now = _as_rows(grown[inside]), _as_rows(cv2.GaussianBlur(after[grow], (3, 3), 0).astype(np.float32)[inside])
+        # (a pixel the camera clipped, in either frame, or blurred with one, says nothing of its light: a white die
+        # a lamp lights past 255 is as white as it was)
+        around = np.ones((3, 3), np.uint8)
+        clipped = np.zeros(was.shape, bool)
+        for frame in (before, after):
+            edge = ((frame[grow] == 0) | (frame[grow] == 255)).astype(np.uint8)
+            clipped |= _as_rows(cv2.dilate(edge, around).reshape(edge.shape[0], edge.shape[1], -1)[inside]) > 0
+        fit = _light_fit(was, now, None, pixel_threshold, ~clipped)
+        if fit is None:
+            return False
+        gain, offset = fit
+        made = np.clip(grown * gain[:, 0] + offset[:, 0], 0, 255)
+        low, high = _as_rows(cv2.erode(made, around)[inside]), _as_rows(cv2.dilate(made, around)[inside])
+        off = (((now < low - pixel_threshold) | (now > high + pixel_threshold)) & ~clipped).any(axis=0)
+        if float(np.count_nonzero(off)) > share * off.size:
             return False
     return True
 
@@ -183,35 +210,38 @@ def _smooth_basis(h: int, w: int) -> np.ndarray:
 
 
 def _blurred(picture: np.ndarray) -> np.ndarray:
-    """``picture`` lightly blurred (as :func:`motion_grey` is), as floats: one row a channel, one column a pixel
-    (numpy sums along rows several times faster than down three columns)."""
-    out = cv2.GaussianBlur(picture, (3, 3), 0).astype(np.float32)
-    return out.reshape(out.shape[0] * out.shape[1], -1).T.copy()
+    """``picture`` lightly blurred (as :func:`motion_grey` is), as floats in rows (:func:`_as_rows`)."""
+    return _as_rows(cv2.GaussianBlur(picture, (3, 3), 0).astype(np.float32))
 
 
-def _light_fit(before: np.ndarray, after: np.ndarray, basis: np.ndarray | None, pixel_threshold: int) -> np.ndarray | None:
-    """Which pixels of ``after`` a change of light does not explain: each channel of ``after`` ((channels,
-    pixels): :func:`_blurred`) fitted by least squares as ``before``'s times a gain plus an offset, both the
-    same everywhere (``basis`` None) or combinations of the ``basis`` ((k, pixels): :func:`_smooth_basis`, a
-    light that varies over the picture), then fitted again without the pixels the first fit left off by more
-    than ``pixel_threshold`` (a moved die must not bend the fit). Pixels clipped at 0 or 255 in either picture
-    do not steer the fit, and the fit's prediction is clipped as a camera clips. True where some channel is
-    left off by more than ``pixel_threshold``; None when a gain the same everywhere is no light's (under
-    0.25 or over 4: a die's pixels now of something else, a die taken away)."""
+def _as_rows(picture: np.ndarray) -> np.ndarray:
+    """A picture's values with one row a channel, one column a pixel (numpy sums along rows several times
+    faster than down three columns)."""
+    return picture.reshape(picture.shape[0] * picture.shape[1], -1).T.copy()
+
+
+def _light_fit(before: np.ndarray, after: np.ndarray, basis: np.ndarray | None, pixel_threshold: int,
+               steer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The change of light that makes ``before`` ``after`` (both (channels, pixels): :func:`_blurred`): each
+    channel fitted by least squares as ``before``'s times a gain plus an offset, both the same everywhere
+    (``basis`` None: each (channels, 1)) or combinations of the ``basis`` ((k, pixels): :func:`_smooth_basis`,
+    a light that varies over the picture; each (channels, pixels)), then fitted again without the pixels the
+    first fit left off by more than ``pixel_threshold`` (a moved die must not bend the fit). Only the pixels
+    ``steer`` (like ``before``; default: those not at 0 or 255 in either picture) steer it. None when a gain the same everywhere is no light's (under 0.25
+    or over 4: a die's pixels now of something else, a die taken away)."""
     # (a seventh of the pixels of a picture steer the fit, and all are judged: as good a fit, sooner)
     step = 1 if basis is None else 7
     a, b, on = before[:, ::step], after[:, ::step], None if basis is None else basis[:, ::step]
-    use = (a > 0) & (a < 255) & (b > 0) & (b < 255)
+    use = (a > 0) & (a < 255) & (b > 0) & (b < 255) if steer is None else steer[:, ::step].copy()
     for _ in range(2):
-        gain, offset = _fitted(a, b, use, on)
-        if on is not None:  # (the fit over every pixel; where a picture is of one colour, gain and offset trade
-            # places freely, so its gain says nothing: what is left says whether it is the same picture)
-            gain, offset = gain @ basis, offset @ basis
-        elif gain.min() < 0.25 or gain.max() > 4.0:
+        weights = _fitted(a, b, use, on)
+        gain, offset = weights if on is None else (weights[0] @ on, weights[1] @ on)
+        # (with a basis, where a picture is of one colour gain and offset trade places freely, so its gain says
+        # nothing: what the fit leaves says whether it is the same picture)
+        if on is None and (gain.min() < 0.25 or gain.max() > 4.0):
             return None
-        left = np.abs(after - np.clip(gain * before + offset, 0, 255))
-        use &= left[:, ::step] <= pixel_threshold
-    return (left > pixel_threshold).any(axis=0)
+        use &= np.abs(b - np.clip(gain * a + offset, 0, 255)) <= pixel_threshold
+    return weights if basis is None else (weights[0] @ basis, weights[1] @ basis)
 
 
 _FLAT_SPREAD = 16.0
