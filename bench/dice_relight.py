@@ -74,7 +74,7 @@ LIGHTS: dict[str, Callable[[tuple[int, ...]], np.ndarray]] = {
 """Each change of light: a factor for each pixel and channel (BGR) of a picture of a shape."""
 
 
-def relit(frame: np.ndarray, light: str) -> np.ndarray:
+def in_light(frame: np.ndarray, light: str) -> np.ndarray:
     """``frame`` in the ``light`` (:data:`LIGHTS`), clipped as a camera clips."""
     return np.clip(frame * LIGHTS[light](frame.shape), 0, 255).astype(np.uint8)
 
@@ -109,7 +109,7 @@ def phantoms(frames: Sequence[np.ndarray], light: str, rng: np.random.Generator)
         table = Table()
         if table.throw(frame, rng):
             answered += 1
-            phantom += table.throw(relit(frame, light), rng) > 0
+            phantom += table.throw(in_light(frame, light), rng) > 0
     return answered, phantom
 
 

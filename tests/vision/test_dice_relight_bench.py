@@ -10,22 +10,22 @@ import numpy as np
 import pytest
 
 from bench.dice_accuracy import in_frame
-from bench.dice_relight import FRAME, LIGHTS, main, next_throws, phantoms, relit, turned
+from bench.dice_relight import FRAME, LIGHTS, in_light, main, next_throws, phantoms, turned
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
 
 
 def test_each_light_changes_the_picture_as_its_name_says() -> None:
     grey = np.full((90, 160, 3), 100, np.uint8)
-    assert relit(grey, "darker").max() == 80 and relit(grey, "lighter").min() == 125
-    assert relit(np.full((4, 4, 3), 250, np.uint8), "lighter").max() == 255  # (clipped as a camera clips)
-    side = relit(grey, "lamp to the right")
+    assert in_light(grey, "darker").max() == 80 and in_light(grey, "lighter").min() == 125
+    assert in_light(np.full((4, 4, 3), 250, np.uint8), "lighter").max() == 255  # (clipped as a camera clips)
+    side = in_light(grey, "lamp to the right")
     assert side[:, 0].max() == 70 and side[:, -1].min() == 110 and (np.diff(side[0, :, 0].astype(int)) >= 0).all()
     spot = LIGHTS["spot"](grey.shape)[:, :, 0]
     brightest = np.unravel_index(np.argmax(spot), spot.shape)
     assert spot.max() == pytest.approx(1.15, abs=0.01) and abs(brightest[1] - 0.4 * 159) <= 1 and abs(brightest[0] - 0.5 * 89) <= 1
     assert spot[0, -1] == pytest.approx(1.15 - 0.4 * np.hypot(0.6, 0.5))
-    b, g, r = relit(grey, "cooler white balance")[0, 0]
+    b, g, r = in_light(grey, "cooler white balance")[0, 0]
     assert (b, g, r) == (112, 100, 88)
     assert set(LIGHTS) == {"darker", "lighter", "lamp to the right", "spot", "cooler white balance"}
 
