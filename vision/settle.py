@@ -140,8 +140,7 @@ def relit(before: np.ndarray, after: np.ndarray, pixel_threshold: int = 18, moti
         return False
     a, b = _blurred(before), _blurred(after)
     fit = _light_fit(a, b, _smooth_basis(*before.shape[:2]), pixel_threshold)
-    if fit is None:  # (a smooth light is never refused: no gain of it says anything alone)
-        return False
+    assert fit is not None  # (a fit with a basis is never refused: no gain of a smooth light says anything alone)
     gain, offset = fit
     off = (np.abs(b - np.clip(gain * a + offset, 0, 255)) > pixel_threshold).any(axis=0)
     return float(np.count_nonzero(off)) / off.size <= motion_threshold
@@ -227,8 +226,9 @@ def _light_fit(before: np.ndarray, after: np.ndarray, basis: np.ndarray | None, 
     (``basis`` None: each (channels, 1)) or combinations of the ``basis`` ((k, pixels): :func:`_smooth_basis`,
     a light that varies over the picture; each (channels, pixels)), then fitted again without the pixels the
     first fit left off by more than ``pixel_threshold`` (a moved die must not bend the fit). Only the pixels
-    ``steer`` (like ``before``; default: those not at 0 or 255 in either picture) steer it. None when a gain the same everywhere is no light's (under 0.25
-    or over 4: a die's pixels now of something else, a die taken away)."""
+    ``steer`` (like ``before``; default: those not at 0 or 255 in either picture) steer it. None when a gain
+    the same everywhere is no light's (under 0.25 or over 4: a die's pixels now of something else, a die taken
+    away); a fit with a basis is never None."""
     # (a seventh of the pixels of a picture steer the fit, and all are judged: as good a fit, sooner)
     step = 1 if basis is None else 7
     a, b, on = before[:, ::step], after[:, ::step], None if basis is None else basis[:, ::step]
