@@ -37,6 +37,8 @@ seconds). It answers None almost always, and the dice (a tuple of
    then but for their light (:func:`dice_relit`), whatever values they read
    now, or when some are no longer found: a die misread after such a change is
    no phantom roll, and a die turned to another face where it lay is a roll.
+   Both are checked once the picture is put back where it lay then, when the
+   camera was nudged since (a table bumped: :func:`camera_shift`).
    ``moved`` says, for each die of an answer, whether it is new or lies
    elsewhere than in the answer before: dice
    only carried to the kept zone, the others untouched, are no throw. A table's
@@ -197,6 +199,128 @@ def dice_relit(before: np.ndarray, after: np.ndarray, boxes: Sequence[tuple[floa
         if float(np.count_nonzero(off)) > share * off.size:
             return False
     return True
+
+
+NUDGE_REACH = 16
+"""How far (frame pixels, each way) :func:`camera_shift` looks for a camera nudged when its table is bumped."""
+
+NUDGE_RESPONSE = 0.15
+"""The least peak of :func:`camera_shift`'s phase correlation (0 to 1) that tells a shift: a table seen at all
+gives 0.3 to 0.98 for a nudge of up to 8 pixels (byler's and matteo's photos), a plain one whose only
+sight is its dice, hidden, under 0.1."""
+
+
+def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
+                 reach: int = NUDGE_REACH) -> tuple[int, int]:
+    """How many whole pixels (dx, dy) the picture of the frame ``after`` lies from where it lay in the frame
+    ``before``: a camera nudged when its table is bumped moves all of it. (0, 0) when it did not move, or when no
+    shift can be told: none within ``reach``, or a picture with nothing but the places ``hide`` to go by.
+
+    The places ``hide`` (x0, y0, x1, y1: boxes of dice, then or now, a fifth larger each way) are left out of
+    both pictures, each filled with the colour round it: dice a hand moved move alone, and must not be taken
+    for the table moving under them. Grey copies a quarter as large are phase-correlated (a change of light
+    does not move the peak; :data:`NUDGE_RESPONSE`), then, from there, the shift of whole pixels that leaves the
+    least mean difference of their fine detail outside the dice is sought on the copies half as large and at full
+    size (:func:`_least_difference`).
+
+    >>> from vision.synth import render_dice
+    >>> table, _ = render_dice([3, 5], seed=1)
+    >>> camera_shift(table, np.roll(table, (2, -3), axis=(0, 1))), camera_shift(table, table)
+    ((-3, 2), (0, 0))
+    """
+    if before.shape != after.shape or min(before.shape[:2]) < 64:
+        return (0, 0)
+    levels = [[_grey(before)], [_grey(after)]]  # (full, half and quarter size, each)
+    for _ in range(2):
+        levels = [[*pics, halved(pics[-1], 1)] for pics in levels]
+    masks = [_shown(levels[0][k].shape, hide, 2.0**k) for k in range(3)]
+    a, b = (_fine(_filled(pics[2], masks[2])) for pics in levels)
+    window = cv2.createHanningWindow((a.shape[1], a.shape[0]), cv2.CV_32F)
+    (dx, dy), response = cv2.phaseCorrelate(a, b, window)
+    if response < NUDGE_RESPONSE or max(abs(dx), abs(dy)) * 4 > reach + 4:
+        return (0, 0)
+    shift = (round(dx * 2), round(dy * 2))  # (half size)
+    for k in (1, 0):
+        shift = _least_difference(_fine(levels[0][k]), _fine(levels[1][k]), masks[k], shift, reach // 2 ** k + 1)
+        shift = (shift[0] * 2, shift[1] * 2) if k else shift
+    return shift if max(abs(shift[0]), abs(shift[1])) <= reach else (0, 0)
+
+
+def _grey(frame: np.ndarray) -> np.ndarray:
+    """A frame grey."""
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+
+
+def _shown(shape: tuple[int, ...], hide: Sequence[tuple[float, float, float, float]], k: float) -> np.ndarray:
+    """A mask (uint8, 1 shown) of a picture of ``shape``, ``k`` times smaller than the frame, with each box of
+    ``hide`` (frame pixels) a fifth larger each way left out (0)."""
+    shown = np.ones(shape[:2], np.uint8)
+    for x0, y0, x1, y1 in hide:
+        gx, gy = 0.2 * (x1 - x0), 0.2 * (y1 - y0)
+        cv2.rectangle(shown, (int((x0 - gx) / k), int((y0 - gy) / k)), (int(np.ceil((x1 + gx) / k)), int(np.ceil((y1 + gy) / k))), 0, -1)
+    return shown
+
+
+def _filled(grey: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """``grey`` with the pixels ``shown`` leaves out filled with the mean of those shown round them (a blur of
+    the shown ones alone, 31 pixels wide; the mean of all shown where none is that near): no edge where they
+    meet, which would stay put as the picture moves."""
+    grey = grey.astype(np.float32)
+    if shown.all():
+        return grey
+    keep = shown.astype(np.float32)
+    near = cv2.blur(keep, (31, 31))
+    mean = float((grey * keep).sum() / max(keep.sum(), 1.0))
+    fill = np.where(near > 1e-3, cv2.blur(grey * keep, (31, 31)) / np.maximum(near, 1e-3), mean)
+    return np.where(shown > 0, grey, fill).astype(np.float32)
+
+
+def _fine(grey: np.ndarray) -> np.ndarray:
+    """A grey picture's fine detail (less its blur 7 pixels wide), divided by its mean size: what locates a
+    picture, whatever its light (a lamp, a shade and the table's own shading are smooth)."""
+    detail: np.ndarray = cv2.subtract(grey, cv2.blur(grey, (7, 7)), dtype=cv2.CV_32F)
+    return cv2.multiply(detail, 1.0 / max(cv2.norm(detail, cv2.NORM_L1) / detail.size, 1e-3))
+
+
+def _least_difference(a: np.ndarray, b: np.ndarray, shown: np.ndarray, start: tuple[int, int], reach: int) -> tuple[int, int]:
+    """The shift (dx, dy) by which ``b`` shows ``a`` with the least mean absolute difference over the pixels
+    ``shown`` (in ``b``) that both show, near ``start``: from there, to the best of the eight shifts a pixel
+    away while one is better, never farther than ``reach`` each way."""
+    h, w = a.shape
+    tried: dict[tuple[int, int], float] = {}
+
+    def difference(dx: int, dy: int) -> float:
+        if (dx, dy) not in tried:
+            tried[dx, dy] = np.inf
+            if max(abs(dx), abs(dy)) <= reach and abs(dx) < w // 2 and abs(dy) < h // 2:
+                was = a[max(0, -dy) : h - max(0, dy), max(0, -dx) : w - max(0, dx)]
+                now = np.s_[max(0, dy) : h - max(0, -dy), max(0, dx) : w - max(0, -dx)]
+                count = cv2.countNonZero(shown[now])
+                if count:
+                    tried[dx, dy] = cv2.norm(was, b[now], cv2.NORM_L1, shown[now]) / count
+        return tried[dx, dy]
+
+    best = start
+    while True:
+        near = min(((best[0] + i, best[1] + j) for j in (-1, 0, 1) for i in (-1, 0, 1)), key=lambda s: difference(*s))
+        if near == best or difference(*near) >= difference(*best):
+            return best
+        best = near
+
+
+def overlap(before: np.ndarray, after: np.ndarray, shift: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """The parts of two frames that show the same, ``after``'s picture lying ``shift`` (dx, dy) from ``before``'s
+    (:func:`camera_shift`): ``before``'s, ``after``'s, and where ``after``'s part starts in it (x, y).
+
+    >>> a = np.arange(24, dtype=np.uint8).reshape(4, 6)
+    >>> was, now, corner = overlap(a, np.roll(a, 1, axis=1), (1, 0))
+    >>> bool((was == now).all()), was.shape, corner
+    (True, (4, 5), (1, 0))
+    """
+    h, w = before.shape[:2]
+    dx, dy = shift
+    was = before[max(0, -dy) : h - max(0, dy), max(0, -dx) : w - max(0, dx)]
+    return was, after[max(0, dy) : h - max(0, -dy), max(0, dx) : w - max(0, -dx)], (max(0, dx), max(0, dy))
 
 
 @lru_cache(maxsize=4)
@@ -382,6 +506,10 @@ LIGHT_CHANGED = "unchanged since the last answer but for the light"
 """The :class:`Settler`'s reason when the picture, and each place where a die lay then or is read now, differ from the
 last answer's only by their light (:func:`relit`, :func:`dice_relit`), whatever the dice read now."""
 
+CAMERA_NUDGED = "unchanged since the last answer but for a nudge of the camera"
+"""The :class:`Settler`'s reason when so, once the picture is put back where it lay then (:func:`camera_shift`: a camera nudged
+when its table is bumped; :attr:`Settler.nudged`)."""
+
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
 """The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
 
@@ -397,22 +525,40 @@ class _Seen:
 
 class _Relighting:
     """Whether the picture since the last motion is that of ``seen`` but for its light (:func:`relit`), and each
-    box where a die lies or lay too (:func:`dice_relit`). Each verdict is kept until the picture moves: it is
+    box where a die lies or lay too (:func:`dice_relit`), once the picture is put back where it lay then when the
+    camera was nudged (:func:`camera_shift`: :attr:`shift`). Each verdict is kept until the picture moves: it is
     the same picture till then, and dice at rest are read in the same boxes frame after frame."""
 
     def __init__(self, seen: _Seen) -> None:
         self.seen = seen
+        self.shift: tuple[int, int] | None = None  # (how far the picture lies from the seen one's; None: not yet asked)
+        self._then = self._now = seen.frame  # (the parts of the seen frame and of the frame now that show the same)
+        self._corner = (0, 0)  # (where the part of the frame now starts in it)
         self._picture: bool | None = None
         self._boxes: dict[tuple[float, float, float, float], bool] = {}
 
-    def __call__(self, frame: np.ndarray, boxes: Sequence[tuple[float, float, float, float]], still: Stillness) -> bool:
+    def __call__(self, frame: np.ndarray, then: Sequence[tuple[float, float, float, float]],
+                 now: Sequence[tuple[float, float, float, float]], still: Stillness) -> bool:
+        """Are the picture, the boxes ``then`` (the seen frame's pixels) and the boxes ``now`` (``frame``'s) as they
+        were but for the light?"""
+        if self.shift is None:  # (a copy: a camera may fill the same buffer with its next frame)
+            self.shift = camera_shift(self.seen.frame, frame, [*then, *now])
+            self._then, now_part, self._corner = overlap(self.seen.frame, frame, self.shift)
+            self._now = now_part.copy()
         if self._picture is None:
-            self._picture = relit(self.seen.picture, still.picture, still.pixel_threshold, still.motion_threshold)
+            if self.shift == (0, 0):
+                self._picture = relit(self.seen.picture, still.picture, still.pixel_threshold, still.motion_threshold)
+            else:  # (the parts that show the same, shrunk as the settler shrinks a frame)
+                width = max(1, round(still.work_width * self._now.shape[1] / frame.shape[1]))
+                self._picture = relit(small_copy(self._then, width), small_copy(self._now, width), still.pixel_threshold, still.motion_threshold)
         if not self._picture:
             return False
-        for box in boxes:
+        dx, dy = self.shift
+        x, y = self._corner
+        for box in [(x0 + dx, y0 + dy, x1 + dx, y1 + dy) for x0, y0, x1, y1 in then] + list(now):
             if box not in self._boxes:
-                self._boxes[box] = dice_relit(self.seen.frame, frame, [box], still.pixel_threshold)
+                x0, y0, x1, y1 = box
+                self._boxes[box] = dice_relit(self._then, self._now, [(x0 - x, y0 - y, x1 - x, y1 - y)], still.pixel_threshold)
             if not self._boxes[box]:
                 return False
         return True
@@ -488,6 +634,7 @@ class Settler:
         self._answer_seen: _Seen | None = None  # how the frame of the last answer looked (relit)
         self._lit: _Relighting | None = None  # (whether the picture since the last motion is that but for its light)
         self.moved: tuple[bool, ...] = ()
+        self.nudged = (0, 0)  # how far (dx, dy, frame pixels) the picture lay from the last answer's when last compared with it
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
         self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
@@ -552,7 +699,7 @@ class Settler:
             elif self._by_hand is not None and self._same(dice, self._by_hand):  # (the die in doubt of a throw entered by hand, still so)
                 why = ENTERED_BY_HAND
             elif self._relit_answer(dice, frame):
-                why = LIGHT_CHANGED
+                why = self._unchanged()
             else:
                 why = "dice changed without a throw"
             self.status = SettleStatus(motion, False, False, still.frames, False, why)
@@ -580,7 +727,7 @@ class Settler:
         if self._relit_answer(dice, frame):
             # (the dice lie where they were answered, and the picture is the answer's but for its light: a value
             # read otherwise now is a misreading, not a throw; the answer stands)
-            self.status = SettleStatus(motion, False, False, still.frames, False, LIGHT_CHANGED)
+            self.status = SettleStatus(motion, False, False, still.frames, False, self._unchanged())
             return None
         self._last, self._by_hand, self._answer_seen = dice, None, self._rest_seen
         self.moved = moved
@@ -612,16 +759,23 @@ class Settler:
     def _relit_answer(self, dice: tuple[DieReading, ...], frame: np.ndarray) -> bool:
         """Is the picture the last answer's but for its light (:func:`relit`), and does every box where a die of
         the answer lay or one of ``dice`` lies show the same pixels as it did then, but for their light
-        (:func:`dice_relit`)? Then nothing on the table moved, and whatever reads otherwise is misread: a die
-        no longer found, read from another of its faces a little aside, or read where nothing is. A die turned
-        where it lay changes its box, and a die thrown, even of the table's own colour, changes the box where
-        it is read."""
+        (:func:`dice_relit`)? Both once the picture is put back where it lay then, when the camera was nudged
+        since (:func:`camera_shift`: :attr:`nudged`). Then nothing on the table moved, and whatever reads
+        otherwise is misread: a die no longer found, read from another of its faces a little aside, or read where
+        nothing is. A die turned where it lay changes its box, and a die thrown, even of the table's own colour,
+        changes the box where it is read."""
         last, seen = self._last, self._answer_seen
         if last is None or seen is None:
             return False
         if self._lit is None or self._lit.seen is not seen:
             self._lit = _Relighting(seen)
-        return self._lit(frame, [_box_of(d) for d in (*last, *dice)], self.stillness)
+        relit = self._lit(frame, [_box_of(d) for d in last], [_box_of(d) for d in dice], self.stillness)
+        self.nudged = self._lit.shift or (0, 0)
+        return relit
+
+    def _unchanged(self) -> str:
+        """Why dice read otherwise than the last answer, in its picture but for the light, are no roll."""
+        return CAMERA_NUDGED if self.nudged != (0, 0) else LIGHT_CHANGED
 
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
         """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""

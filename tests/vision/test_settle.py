@@ -13,7 +13,7 @@ import pytest
 
 from tests.support import printed_tray
 from vision.dice import DiceReader
-from vision.settle import LIGHT_CHANGED, Settler, dice_relit, relit, skin_fraction, small_copy
+from vision.settle import CAMERA_NUDGED, LIGHT_CHANGED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
 from vision.synth import draw_die, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
@@ -608,3 +608,83 @@ def test_a_die_turned_where_it_lay_is_a_new_roll_in_any_light() -> None:
     frames = [(f * 0.9).astype(np.uint8) for f in scene(6, 0.8, 20)]
     assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=15.0) == []
     assert s.status.reason == LIGHT_CHANGED
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
+
+
+def _fixture(name: str) -> tuple[np.ndarray, list[dict]]:
+    """A labelled photo of tests/fixtures/dice, and its labels (box, value)."""
+    return cv2.imread(str(FIXTURES / name)), json.loads((FIXTURES / "labels.json").read_text())[name]
+
+
+def _nudged(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """``frame`` as a camera nudged by ``dx``, ``dy`` pixels sees it (the picture moved so; what comes in at
+    an edge is the table beyond it, here its mirror)."""
+    h, w = frame.shape[:2]
+    return cv2.warpAffine(frame, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h), borderMode=cv2.BORDER_REFLECT)
+
+
+def _noisy(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("name", ["byler-IMG_20191208_111833.jpg", "matteo-dice_42.jpg"])
+def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_photos(name: str) -> None:
+    """A real photo (its dice left out by their labelled boxes) moved as a nudged camera moves it, with a camera's
+    noise, also in another light: ``camera_shift`` tells the shift to a pixel; unmoved, in a spot, (0, 0)."""
+    photo, labels = _fixture(name)
+    boxes = [tuple(d["box"]) for d in labels]
+    rng = np.random.default_rng(5)
+    lights = _lights(photo.shape)
+    for (dx, dy), light in (((3, -2), None), ((1, 0), None), ((8, 4), "a lamp to the right"), ((-12, 5), "darker"),
+                            ((0, 0), "a lamp above, off centre")):
+        now = _nudged(photo, dx, dy)
+        if light is not None:
+            now = np.clip(now * lights[light], 0, 255).astype(np.uint8)
+        got = camera_shift(_noisy(photo, rng), _noisy(now, rng), boxes)
+        assert got == (dx, dy), (dx, dy, light, got)
+
+
+def test_dice_moved_on_a_plain_table_are_no_nudge_of_the_camera() -> None:
+    """On a table of one colour the dice are all there is to see: with them left out, nothing tells a shift, so dice
+    moved by a hand (whatever their paths) are never taken for the camera moving."""
+    rng = np.random.default_rng(6)
+    for seed in range(4):
+        before, dice = render_dice([3, 4, 6], seed=seed, noise=0)
+        after, moved = render_dice([3, 4, 6], seed=seed + 50, noise=0)
+        boxes = [(x - 45, y - 45, x + 45, y + 45) for _, (x, y) in dice + moved]  # (60 px dice, turned: their boxes)
+        assert camera_shift(_noisy(before, rng), _noisy(after, rng), boxes) == (0, 0)
+
+
+def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_then_is_one() -> None:
+    """A real table answered; the table is bumped and the camera with it (the picture moves 6 px right, 3 down):
+    the dice lie where they lay on the table, and one of them now reads another value. The picture put back where
+    it lay is the answer's, so it is no roll (``Settler.nudged`` says by how much). A die then turned a quarter
+    where it lay in the nudged picture is a roll."""
+    photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
+    rng = np.random.default_rng(7)
+
+    def dice(dx: int = 0, dy: int = 0, misread: int | None = None) -> list[DieReading]:
+        out = []
+        for i, d in enumerate(labels):
+            x0, y0, x1, y1 = d["box"]
+            value = misread if i == 2 and misread is not None else d["value"]
+            out.append(DieReading(value, ((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy), 0.95, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)))
+        return out
+
+    read = dice()
+    s = Settler(lambda frame: read)
+    assert len(feed_all(s, [_noisy(photo, rng) for _ in range(12)])) == 1
+    nudged = _nudged(photo, 6, 3)
+    read = dice(6, 3, misread=4)  # (the five read as a four)
+    frames = [_noisy(nudged, rng) for _ in range(12)]
+    assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0) == []
+    assert s.status.reason == CAMERA_NUDGED and s.nudged == (6, 3)
+    x0, y0, x1, y1 = labels[2]["box"]  # (the five, turned a quarter where it lies)
+    half, cx, cy = max(x1 - x0, y1 - y0) // 2 + 2, (x0 + x1) // 2 + 6, (y0 + y1) // 2 + 3
+    turned = nudged.copy()
+    turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(nudged[cy - half : cy + half, cx - half : cx + half])
+    frames = [_noisy(turned, rng) for _ in range(12)]
+    got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
+    assert [[d.value for d in dice] for _, dice in got] == [[d.value for d in read]], s.status.reason
