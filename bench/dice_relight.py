@@ -1,6 +1,6 @@
-"""A change of light over dice at rest, with a real settler: phantom rolls it makes, and throws still answered.
+"""A change of light over dice at rest, or a camera nudged, with a real settler: phantom rolls it makes, and throws still answered.
 
-Usage: ``python bench/dice_relight.py DATA_DIR [--set NAME] [--part tune|held|all] [--light NAME ...] [--seed N] [--turned N]``
+Usage: ``python bench/dice_relight.py DATA_DIR [--set NAME] [--part tune|held|all] [--change NAME ...] [--seed N] [--turned N]``
 
 A change of light (a lamp switched, one to a side, a spot, a camera's exposure
 or white balance) is motion to a settler (:class:`vision.settle.Settler`), so it
@@ -12,15 +12,17 @@ phantom roll, which a game would score. Each photo of a set's part, in a
 0.7 of each die): a hand over it for two frames, then eight frames at rest, each
 with a camera's noise of its own (:func:`~bench.dice_accuracy.noisy`), 0.1 s
 apart. A table that answered then sees a hand again and eight frames of the
-photo in another light, for each ``--light`` (default all):
+photo changed, for each ``--change`` (default all):
 
 - ``darker``, ``lighter``: every channel times 0.8 or 1.25 (clipped at 255);
 - ``lamp to the right``: times 0.7 at the left edge to 1.1 at the right;
 - ``spot``: times 1.15 under a lamp left of the centre, 0.4 less a frame's width away;
-- ``cooler white balance``: blue times 1.12, red times 0.88.
+- ``cooler white balance``: blue times 1.12, red times 0.88;
+- ``camera nudged N px`` (N 2, 4, 8, 16): the picture moved N pixels right and N/2 down, as a camera on a
+  table that is bumped sees it (what comes in at the edges: the picture's mirror), in the same light.
 
 Printed for each: the tables answered, and how many then took a roll (each one
-a phantom). Then, so that no real throw is taken for a change of light,
+a phantom: the dice lie where they lay on the table). Then, so that no real throw is taken for a change of light,
 consecutive photos of the part as one table's throws (a hand, eight frames of
 the one, a hand, eight of the next): after how many answers the next throw was
 answered too. Last, drawn dice (:func:`vision.synth.draw_die`, 45 px) where a
@@ -79,6 +81,26 @@ def in_light(frame: np.ndarray, light: str) -> np.ndarray:
     return np.clip(frame * LIGHTS[light](frame.shape), 0, 255).astype(np.uint8)
 
 
+NUDGES: dict[str, tuple[int, int]] = {f"camera nudged {n} px": (n, n // 2) for n in (2, 4, 8, 16)}
+"""Each nudge of the camera: how far (dx, dy, pixels) it moves the picture."""
+
+
+def nudged(frame: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
+    """``frame`` as a camera nudged by ``shift`` (dx, dy) sees it: the picture moved so, the frame's mirror coming in
+    at its edges (the table beyond them)."""
+    h, w = frame.shape[:2]
+    return cv2.warpAffine(frame, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (w, h), borderMode=cv2.BORDER_REFLECT)
+
+
+CHANGES = (*LIGHTS, *NUDGES)
+"""Every change a table at rest sees: the lights, then the nudges."""
+
+
+def changed(frame: np.ndarray, change: str) -> np.ndarray:
+    """``frame`` after the ``change`` (:data:`CHANGES`): in a light, or seen by a camera nudged."""
+    return nudged(frame, NUDGES[change]) if change in NUDGES else in_light(frame, change)
+
+
 def hand(frame: np.ndarray) -> np.ndarray:
     """``frame`` with a hand (a skin-coloured ellipse) over its middle."""
     out = frame.copy()
@@ -102,14 +124,15 @@ class Table:
         return rolls
 
 
-def phantoms(frames: Sequence[np.ndarray], light: str, rng: np.random.Generator) -> tuple[int, int]:
-    """Of ``frames`` (each a table), how many were answered, and how many of those then took a roll in the ``light``."""
+def phantoms(frames: Sequence[np.ndarray], change: str, rng: np.random.Generator) -> tuple[int, int]:
+    """Of ``frames`` (each a table), how many were answered, and how many of those then took a roll after the
+    ``change`` (:func:`changed`)."""
     answered = phantom = 0
     for frame in frames:
         table = Table()
         if table.throw(frame, rng):
             answered += 1
-            phantom += table.throw(in_light(frame, light), rng) > 0
+            phantom += table.throw(changed(frame, change), rng) > 0
     return answered, phantom
 
 
@@ -151,24 +174,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data_dir", type=Path)
     ap.add_argument("--set", dest="sets", action="append", help="only this data set (repeatable)")
     ap.add_argument("--part", choices=("tune", "held", "all"), default="held", help="the part of each set (default held, bench/dice_accuracy.py's split)")
-    ap.add_argument("--light", dest="lights", action="append", choices=sorted(LIGHTS), help="only this change of light (repeatable; default all)")
+    ap.add_argument("--change", dest="changes", action="append", choices=CHANGES, metavar="NAME",
+                    help=f"only this change (repeatable; default all): {', '.join(CHANGES)}")
     ap.add_argument("--seed", type=int, default=0, help="the seed of the frames' noise (default 0)")
     ap.add_argument("--turned", type=int, default=6, metavar="N", help="the drawn die turned from its first N values (default 6, all; 0: none)")
     args = ap.parse_args(argv)
     if not 0 <= args.turned <= 6:
         ap.error(f"--turned {args.turned}: 0 to 6")
     cv2.setNumThreads(1)
-    lights = args.lights or list(LIGHTS)
+    changes = args.changes or list(CHANGES)
     rng = np.random.default_rng(args.seed)
     for folder in sorted(p for p in args.data_dir.iterdir() if (p / "labels.json").exists()):
         if args.sets and folder.name not in args.sets:
             continue
         names = part_photos(json.loads((folder / "labels.json").read_text()), args.part)
         frames = [in_frame(photo(folder, n), FRAME)[0] for n in names]
-        print(f"{folder.name} / {args.part}: {len(names)} photos as tables; tables answered, then a roll taken after the light changed:")
-        for light in lights:
-            answered, phantom = phantoms(frames, light, rng)
-            print(f"  {light:<22} {answered:4d} answered, {phantom:3d} phantom rolls")
+        print(f"{folder.name} / {args.part}: {len(names)} photos as tables; tables answered, then a roll taken after a change:")
+        for change in changes:
+            answered, phantom = phantoms(frames, change, rng)
+            print(f"  {change:<22} {answered:4d} answered, {phantom:3d} phantom rolls")
         first, second = next_throws(frames, rng)
         print(f"  the next throw answered after {second} of {first} answers")
     turns, answered = turned(rng, range(1, args.turned + 1))

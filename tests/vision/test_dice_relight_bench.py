@@ -1,4 +1,4 @@
-"""bench/dice_relight.py: the changes of light it makes, and a real settler over real photos that changes none into a roll."""
+"""bench/dice_relight.py: the changes of light and the nudges it makes, and a real settler over real photos that changes none into a roll."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bench.dice_accuracy import in_frame
-from bench.dice_relight import FRAME, LIGHTS, in_light, main, next_throws, phantoms, turned
+from bench.dice_relight import CHANGES, FRAME, LIGHTS, NUDGES, changed, in_light, main, next_throws, phantoms, turned
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
 
@@ -30,6 +30,16 @@ def test_each_light_changes_the_picture_as_its_name_says() -> None:
     assert set(LIGHTS) == {"darker", "lighter", "lamp to the right", "spot", "cooler white balance"}
 
 
+def test_each_nudge_moves_the_picture_as_its_name_says() -> None:
+    picture = np.random.default_rng(0).integers(0, 256, (90, 160, 3), np.uint8)
+    assert CHANGES == (*LIGHTS, "camera nudged 2 px", "camera nudged 4 px", "camera nudged 8 px", "camera nudged 16 px")
+    for name, (dx, dy) in NUDGES.items():
+        moved = changed(picture, name)
+        assert dx == int(name.split()[2]) and dy == dx // 2
+        assert (moved[dy:, dx:] == picture[: 90 - dy, : 160 - dx]).all(), name
+        assert (moved[dy:, dx - 1] == picture[: 90 - dy, 0]).all(), name  # (the mirror comes in at the edge)
+
+
 @pytest.fixture(scope="module")
 def matteo_frames() -> list[np.ndarray]:
     """Three of matteo's fixture photos a table answers (the fourth holds a die in doubt), each in a camera frame."""
@@ -38,14 +48,18 @@ def matteo_frames() -> list[np.ndarray]:
     return [in_frame(f, FRAME)[0] for f in frames]
 
 
-def test_a_lamp_to_one_side_makes_no_phantom_roll_of_matteos_photos_and_the_next_throw_is_answered(matteo_frames: list[np.ndarray]) -> None:
+def test_a_lamp_to_one_side_or_a_nudged_camera_makes_no_phantom_roll_of_matteos_photos_and_the_next_throw_is_answered(
+    matteo_frames: list[np.ndarray],
+) -> None:
     """Real photos, the real reader, a real settler: the tables answered (a die read less surely than 0.7 in one
-    noisy frame may hold one), then no roll after a lamp to their right came on; and each next photo, a throw,
-    answered."""
+    noisy frame may hold one), then no roll after a lamp to their right came on, nor after the camera was nudged
+    8 px; and each next photo, a throw, answered."""
     rng = np.random.default_rng(0)
     answered, phantom = phantoms(matteo_frames, "lamp to the right", rng)
     assert answered >= 2 and phantom == 0
-    assert next_throws(matteo_frames, rng) == (2, 2)
+    assert next_throws(matteo_frames, rng) == (2, 2)  # (the second photo holds a die read about 0.77 surely: in these frames, answered)
+    answered, phantom = phantoms(matteo_frames, "camera nudged 8 px", np.random.default_rng(0))
+    assert answered >= 2 and phantom == 0
 
 
 def test_a_die_turned_where_it_lay_is_answered() -> None:
@@ -53,20 +67,22 @@ def test_a_die_turned_where_it_lay_is_answered() -> None:
     assert turned(np.random.default_rng(0), [5]) == (4, 4)
 
 
-def test_the_bench_names_each_light_and_what_the_tables_did(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The bench over a set of one photo (the layout of bench/dice_accuracy.py), one light, the drawn die turned
-    from a one."""
+def test_the_bench_names_each_change_and_what_the_tables_did(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The bench over a set of one photo (the layout of bench/dice_accuracy.py), one light and one nudge, the drawn
+    die turned from a one."""
     name = "matteo-dice_42.jpg"
     (tmp_path / "one" / "images").mkdir(parents=True)
     (tmp_path / "one" / "images" / name).write_bytes((FIXTURES / name).read_bytes())
     labels = json.loads((FIXTURES / "labels.json").read_text())
     (tmp_path / "one" / "labels.json").write_text(json.dumps({name: labels[name]}))
-    assert main([str(tmp_path), "--part", "all", "--light", "darker", "--turned", "1"]) == 0
+    assert main([str(tmp_path), "--part", "all", "--change", "darker", "--change", "camera nudged 4 px", "--turned", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "one / all: 1 photos as tables; tables answered, then a roll taken after the light changed:"
+    assert out[0] == "one / all: 1 photos as tables; tables answered, then a roll taken after a change:"
     assert out[1].split() == ["darker", "1", "answered,", "0", "phantom", "rolls"]
-    assert out[2] == "  the next throw answered after 0 of 0 answers"
-    assert out[3] == "drawn dice: a die turned where it lay answered as a roll 4 of 4 times"
+    nudge = out[2].split()  # (whether the table answers again depends on the noise drawn: a die read at 0.77)
+    assert nudge[:4] == ["camera", "nudged", "4", "px"] and nudge[4] in ("0", "1") and nudge[5:] == ["answered,", "0", "phantom", "rolls"]
+    assert out[3] == "  the next throw answered after 0 of 0 answers"
+    assert out[4] == "drawn dice: a die turned where it lay answered as a roll 4 of 4 times"
 
 
 def test_the_bench_refuses_a_turn_count_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
