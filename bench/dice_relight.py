@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.dice_accuracy import in_frame, noisy, part_photos, photo  # noqa: E402
 from vision.dice import camera_reader  # noqa: E402
 from vision.settle import Settler  # noqa: E402
-from vision.synth import draw_die  # noqa: E402
+from vision.synth import draw_die, nudged  # noqa: E402
 
 FRAME = (1280, 720)
 CONFIDENCE = 0.7
@@ -82,14 +82,7 @@ def in_light(frame: np.ndarray, light: str) -> np.ndarray:
 
 
 NUDGES: dict[str, tuple[int, int]] = {f"camera nudged {n} px": (n, n // 2) for n in (2, 4, 8, 16)}
-"""Each nudge of the camera: how far (dx, dy, pixels) it moves the picture."""
-
-
-def nudged(frame: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
-    """``frame`` as a camera nudged by ``shift`` (dx, dy) sees it: the picture moved so, the frame's mirror coming in
-    at its edges (the table beyond them)."""
-    h, w = frame.shape[:2]
-    return cv2.warpAffine(frame, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (w, h), borderMode=cv2.BORDER_REFLECT)
+"""Each nudge of the camera: how far (dx, dy, pixels) it moves the picture (:func:`vision.synth.nudged`)."""
 
 
 CHANGES = (*LIGHTS, *NUDGES)

@@ -100,6 +100,17 @@ def _noisy(img: np.ndarray, noise: float, rng: np.random.Generator) -> np.ndarra
     return np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
 
 
+def nudged(frame: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
+    """``frame`` as a camera nudged by ``shift`` (dx, dy pixels: a table bumped) sees it: the picture moved so,
+    the frame's mirror coming in at its edges (the table beyond them).
+
+    >>> nudged(np.arange(4, dtype=np.uint8).reshape(1, 4), (1, 0)).tolist()
+    [[0, 0, 1, 2]]
+    """
+    h, w = frame.shape[:2]
+    return cv2.warpAffine(frame, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (w, h), borderMode=cv2.BORDER_REFLECT)
+
+
 def _scatter(n: int, die: float, size: tuple[int, int], rng: np.random.Generator) -> list[tuple[float, float, float]]:
     """Places (x, y, turn in degrees) for ``n`` dice ``die`` wide in a picture of ``size``, more than 1.6 dice apart
     (when a thousand tries find such a place)."""

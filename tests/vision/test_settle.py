@@ -14,7 +14,7 @@ import pytest
 from tests.support import printed_tray
 from vision.dice import DiceReader
 from vision.settle import CAMERA_NUDGED, LIGHT_CHANGED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
-from vision.synth import draw_die, render_dice
+from vision.synth import draw_die, nudged, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
 
@@ -618,13 +618,6 @@ def _fixture(name: str) -> tuple[np.ndarray, list[dict]]:
     return cv2.imread(str(FIXTURES / name)), json.loads((FIXTURES / "labels.json").read_text())[name]
 
 
-def _nudged(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
-    """``frame`` as a camera nudged by ``dx``, ``dy`` pixels sees it (the picture moved so; what comes in at
-    an edge is the table beyond it, here its mirror)."""
-    h, w = frame.shape[:2]
-    return cv2.warpAffine(frame, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h), borderMode=cv2.BORDER_REFLECT)
-
-
 def _noisy(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
 
@@ -639,7 +632,7 @@ def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_ph
     lights = _lights(photo.shape)
     for (dx, dy), light in (((3, -2), None), ((1, 0), None), ((8, 4), "a lamp to the right"), ((-12, 5), "darker"),
                             ((0, 0), "a lamp above, off centre")):
-        now = _nudged(photo, dx, dy)
+        now = nudged(photo, (dx, dy))
         if light is not None:
             now = np.clip(now * lights[light], 0, 255).astype(np.uint8)
         got = camera_shift(_noisy(photo, rng), _noisy(now, rng), boxes)
@@ -676,15 +669,15 @@ def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_t
     read = dice()
     s = Settler(lambda frame: read)
     assert len(feed_all(s, [_noisy(photo, rng) for _ in range(12)])) == 1
-    nudged = _nudged(photo, 6, 3)
+    bumped = nudged(photo, (6, 3))
     read = dice(6, 3, misread=4)  # (the five read as a four)
-    frames = [_noisy(nudged, rng) for _ in range(12)]
+    frames = [_noisy(bumped, rng) for _ in range(12)]
     assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0) == []
     assert s.status.reason == CAMERA_NUDGED and s.nudged == (6, 3)
     x0, y0, x1, y1 = labels[2]["box"]  # (the five, turned a quarter where it lies)
     half, cx, cy = max(x1 - x0, y1 - y0) // 2 + 2, (x0 + x1) // 2 + 6, (y0 + y1) // 2 + 3
-    turned = nudged.copy()
-    turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(nudged[cy - half : cy + half, cx - half : cx + half])
+    turned = bumped.copy()
+    turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(bumped[cy - half : cy + half, cx - half : cx + half])
     frames = [_noisy(turned, rng) for _ in range(12)]
     got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
     assert [[d.value for d in dice] for _, dice in got] == [[d.value for d in read]], s.status.reason
