@@ -625,7 +625,8 @@ def _noisy(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 @pytest.mark.parametrize("name", ["byler-IMG_20191208_111833.jpg", "matteo-dice_42.jpg"])
 def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_photos(name: str) -> None:
     """A real photo (its dice left out by their labelled boxes) moved as a nudged camera moves it, with a camera's
-    noise, also in another light: ``camera_shift`` tells the shift to a pixel; unmoved, in a spot, (0, 0)."""
+    noise, also in another light: ``camera_shift`` tells the shift to a pixel; unmoved, in a spot, (0, 0), and so
+    with two dice moved by a hand (the dice left out where they lay and where they lie)."""
     photo, labels = _fixture(name)
     boxes = [tuple(d["box"]) for d in labels]
     rng = np.random.default_rng(5)
@@ -637,6 +638,13 @@ def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_ph
             now = np.clip(now * lights[light], 0, 255).astype(np.uint8)
         got = camera_shift(_noisy(photo, rng), _noisy(now, rng), boxes)
         assert got == (dx, dy), (dx, dy, light, got)
+    # two dice moved by a hand, the camera still: each die's square swapped with the table beside it
+    moved, places = photo.copy(), list(boxes)
+    for x0, y0, x1, y1 in boxes[:2]:
+        away = x1 - x0 + 12 if x1 + (x1 - x0) + 12 < photo.shape[1] else -(x1 - x0 + 12)
+        moved[y0:y1, x0 + away : x1 + away], moved[y0:y1, x0:x1] = photo[y0:y1, x0:x1], photo[y0:y1, x0 + away : x1 + away]
+        places.append((x0 + away, y0, x1 + away, y1))
+    assert camera_shift(_noisy(photo, rng), _noisy(moved, rng), places) == (0, 0)
 
 
 def test_dice_moved_on_a_plain_table_are_no_nudge_of_the_camera() -> None:
