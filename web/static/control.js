@@ -236,8 +236,11 @@
     inView = holding && c.in_view && c.in_view.length
       ? c.in_view.map((d) => (d.sure ? String(d.value) : (d.value === null ? "" : d.value) + "?")).join(" ") : "";
     $("in-view-row").hidden = !inView;
+    // a camera nudged by a bump of the table: the settler put the picture back (vision.settle.CAMERA_NUDGED),
+    // but zones stay where they were drawn in the picture
+    const nudged = c.settling === "unchanged since the last answer but for a nudge of the camera" ? "; " + S.camera_nudged : "";
     $("camera-state").textContent = state + (c.paused ? "; " + S.camera_paused : "") + network + whole
-      + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "")
+      + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "") + nudged
       + (c.connected && !c.last_error ? speed(c) : "");
     $("camera-pause").textContent = c.paused ? S.camera_resume : S.camera_pause;
     $("camera-pause").setAttribute("aria-pressed", String(Boolean(c.paused)));
