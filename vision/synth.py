@@ -108,7 +108,7 @@ def nudged(frame: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
     [[0, 0, 1, 2]]
     """
     h, w = frame.shape[:2]
-    return cv2.warpAffine(frame, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (w, h), borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpAffine(frame, np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32), (w, h), borderMode=cv2.BORDER_REFLECT)
 
 
 def _scatter(n: int, die: float, size: tuple[int, int], rng: np.random.Generator) -> list[tuple[float, float, float]]:
