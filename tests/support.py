@@ -119,3 +119,18 @@ class SetDiceReader:
 
     def reads_in_parts(self, shape) -> None:
         return None
+
+
+def labelled_dice(labels, shift=(0, 0), misread=None):
+    """The dice of a labelled photo (``labels``: its entries of a labels.json, each a box and a value) as a
+    reader reads them surely (0.95), their boxes moved by ``shift`` (dx, dy: where they lie in a frame, or
+    a camera nudged); ``misread`` (index, value): that die read as that value instead."""
+    from vision.types import DieReading
+
+    dx, dy = shift
+    out = []
+    for i, d in enumerate(labels):
+        x0, y0, x1, y1 = (v + o for v, o in zip(d["box"], (dx, dy, dx, dy)))
+        value = misread[1] if misread is not None and misread[0] == i else d["value"]
+        out.append(DieReading(value, ((x0 + x1) / 2, (y0 + y1) / 2), 0.95, (x0, y0, x1, y1)))
+    return out

@@ -112,14 +112,18 @@ def small_copy(frame: np.ndarray, work_width: int) -> np.ndarray:
     return cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
 
 
+def _grey(frame: np.ndarray) -> np.ndarray:
+    """A frame grey."""
+    return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+
+
 def motion_grey(small: np.ndarray) -> np.ndarray:
     """A frame's small copy (:func:`small_copy`) grey and lightly blurred: what motion is measured on.
 
     >>> motion_grey(small_copy(np.zeros((40, 80, 3), np.uint8), 20)).shape
     (10, 20)
     """
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    return cv2.GaussianBlur(gray, (3, 3), 0)
+    return cv2.GaussianBlur(_grey(small), (3, 3), 0)
 
 
 def relit(before: np.ndarray, after: np.ndarray, pixel_threshold: int = 18, motion_threshold: float = 0.002) -> bool:
@@ -246,11 +250,6 @@ def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[flo
     return shift if max(abs(shift[0]), abs(shift[1])) <= reach else (0, 0)
 
 
-def _grey(frame: np.ndarray) -> np.ndarray:
-    """A frame grey."""
-    return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-
-
 def _shown(shape: tuple[int, ...], hide: Sequence[tuple[float, float, float, float]], k: float) -> np.ndarray:
     """A mask (uint8, 1 shown) of a picture of ``shape``, ``k`` times smaller than the frame, with each box of
     ``hide`` (frame pixels) a fifth larger each way left out (0)."""
@@ -293,11 +292,11 @@ def _least_difference(a: np.ndarray, b: np.ndarray, shown: np.ndarray, start: tu
         if (dx, dy) not in tried:
             tried[dx, dy] = np.inf
             if max(abs(dx), abs(dy)) <= reach and abs(dx) < w // 2 and abs(dy) < h // 2:
-                was = a[max(0, -dy) : h - max(0, dy), max(0, -dx) : w - max(0, dx)]
-                now = np.s_[max(0, dy) : h - max(0, -dy), max(0, dx) : w - max(0, -dx)]
-                count = cv2.countNonZero(shown[now])
+                was, now, _ = overlap(a, b, (dx, dy))
+                _, seen, _ = overlap(a, shown, (dx, dy))
+                count = cv2.countNonZero(seen)
                 if count:
-                    tried[dx, dy] = cv2.norm(was, b[now], cv2.NORM_L1, shown[now]) / count
+                    tried[dx, dy] = cv2.norm(was, now, cv2.NORM_L1, seen) / count
         return tried[dx, dy]
 
     best = start

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.support import printed_tray
+from tests.support import labelled_dice, printed_tray
 from vision.dice import DiceReader
 from vision.settle import CAMERA_NUDGED, LIGHT_CHANGED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
 from vision.synth import draw_die, nudged, render_dice
@@ -36,11 +36,16 @@ def rolling(values: list[int], n: int, seed: int, table: tuple[int, int, int] = 
     return [render_dice(values, seed=seed * 1000 + i, noise=2, table=table)[0] for i in range(n)]
 
 
+def _noisy(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``frame`` with a camera's sensor noise of its own (2 grey levels)."""
+    return np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+
+
 def still(values: list[int], n: int, seed: int, table: tuple[int, int, int] = (40, 110, 40)) -> list[np.ndarray]:
     """Dice at rest: the same scene with fresh sensor noise each frame."""
     base, _ = render_dice(values, seed=seed, noise=0, table=table)
     rng = np.random.default_rng(seed)
-    return [np.clip(base + rng.normal(0, 2, base.shape), 0, 255).astype(np.uint8) for _ in range(n)]
+    return [_noisy(base, rng) for _ in range(n)]
 
 
 def test_one_roll_per_throw_only_after_rest() -> None:
@@ -618,10 +623,6 @@ def _fixture(name: str) -> tuple[np.ndarray, list[dict]]:
     return cv2.imread(str(FIXTURES / name)), json.loads((FIXTURES / "labels.json").read_text())[name]
 
 
-def _noisy(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
-
-
 @pytest.mark.parametrize("name", ["byler-IMG_20191208_111833.jpg", "matteo-dice_42.jpg"])
 def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_photos(name: str) -> None:
     """A real photo (its dice left out by their labelled boxes) moved as a nudged camera moves it, with a camera's
@@ -665,20 +666,11 @@ def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_t
     where it lay in the nudged picture is a roll."""
     photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
     rng = np.random.default_rng(7)
-
-    def dice(dx: int = 0, dy: int = 0, misread: int | None = None) -> list[DieReading]:
-        out = []
-        for i, d in enumerate(labels):
-            x0, y0, x1, y1 = d["box"]
-            value = misread if i == 2 and misread is not None else d["value"]
-            out.append(DieReading(value, ((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy), 0.95, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)))
-        return out
-
-    read = dice()
+    read = labelled_dice(labels)
     s = Settler(lambda frame: read)
     assert len(feed_all(s, [_noisy(photo, rng) for _ in range(12)])) == 1
     bumped = nudged(photo, (6, 3))
-    read = dice(6, 3, misread=4)  # (the five read as a four)
+    read = labelled_dice(labels, (6, 3), misread=(2, 4))  # (the five read as a four)
     frames = [_noisy(bumped, rng) for _ in range(12)]
     assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0) == []
     assert s.status.reason == CAMERA_NUDGED and s.nudged == (6, 3)

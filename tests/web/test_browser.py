@@ -626,30 +626,20 @@ def test_control_panel_says_when_the_camera_was_nudged(page, tmp_path):
     import cv2
     import numpy as np
 
-    from tests.support import SetDiceReader, StillCamera
+    from tests.support import SetDiceReader, StillCamera, labelled_dice
     from vision.synth import nudged
-    from vision.types import DieReading
 
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
     name = "byler-IMG_20191208_111833.jpg"
     labels = json.loads((fixtures / "labels.json").read_text())[name]
     table = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
     table[40:680, 320:960] = cv2.imread(str(fixtures / name))  # (the photo, 640 x 640, in a camera's frame)
-
-    def dice(dx: int = 0, dy: int = 0, misread: int | None = None) -> list:
-        out = []
-        for i, d in enumerate(labels):
-            x0, y0, x1, y1 = (v + o for v, o in zip(d["box"], (320 + dx, 40 + dy, 320 + dx, 40 + dy)))
-            value = misread if i == 2 and misread is not None else d["value"]
-            out.append(DieReading(value, ((x0 + x1) / 2, (y0 + y1) / 2), 0.95, (x0, y0, x1, y1)))
-        return out
-
-    reader = SetDiceReader(dice())
+    reader = SetDiceReader(labelled_dice(labels, (320, 40)))
     camera = StillCamera(table, thrown=3)
     panel = CameraPanel(page, tmp_path, camera, reader)
     try:
         expect()(page.locator("#camera-last")).to_contain_text("last reading", timeout=10_000)
-        reader.readings = dice(6, 3, misread=4)  # (the five read as a four where it lies)
+        reader.readings = labelled_dice(labels, (326, 43), misread=(2, 4))  # (the five read as a four where it lies)
         camera.throw(nudged(table, (6, 3)))
         expect()(page.locator("#camera-state")).to_contain_text(
             "connected; readings: 1; the camera was nudged (a bump?): the dice lying as they lay are no new throw; "
