@@ -132,6 +132,23 @@ def test_control_panel_new_game_and_clock(page, served):
     assert served.table.session.header.game == "futsal"
 
 
+def test_a_rule_of_ours_is_named_so_in_the_options_not_marked_rec(page, served):
+    """The options' help keeps RULES.md's markers [REC] and [REC house rule] (a choice of ours where the
+    source text leaves the rule open): the players read words, in their language, explained on pointing."""
+    e = expect()
+    served.log_in(page)
+    page.select_option("#new-game", "pyramid")
+    target = page.locator("#new-options .option", has=page.locator("[data-option=target]")).locator(".hint")
+    e(target).to_have_text("our choice points (balls) to win a frame")
+    e(target.locator("abbr.rec")).to_have_attribute("title", re.compile("^the source rules leave this open"))
+    e(page.locator("#new-options abbr.rec", has_text="house rule")).to_have_text("our choice · house rule")
+    e(page.locator("#new-options")).not_to_contain_text("[REC")
+    page.goto(served.url + "/control?lang=uk")
+    page.select_option("#new-game", "pyramid")
+    e(target).to_have_text("наш вибір очок (куль) для перемоги в партії")
+    e(page.locator("#new-options")).not_to_contain_text("[REC")
+
+
 def test_stream_reconnects_after_a_restart_and_catches_up(page, tmp_path):
     e = expect()
     path = tmp_path / "j.sqlite3"

@@ -116,8 +116,21 @@
     input.id = id;
     input.dataset.option = o.name;
     input.dataset.default = JSON.stringify(o.default);
-    row.append(lab, input, el("span", "hint", o.help));
+    row.append(lab, input, hint(o.help));
     return row;
+  }
+  // An option's help, its "[REC]" or "[REC house rule]" markers (RULES.md: a choice of ours where the
+  // source text leaves the rule open) shown as a word the players read, explained when pointed at
+  function hint(help) {
+    const span = el("span", "hint");
+    for (const [i, part] of (help || "").split(/(\[REC[^\]]*\])/).entries()) {
+      if (i % 2 === 0) { if (part) span.append(part); continue; }
+      const more = part.slice(4, -1).trim();
+      const mark = el("abbr", "rec", more ? `${S.rec} · ${more}` : S.rec);
+      mark.title = S.rec_explained;
+      span.append(mark);
+    }
+    return span;
   }
   function showGameForm() {
     const g = games.find((x) => x.name === $("new-game").value);
