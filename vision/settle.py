@@ -45,7 +45,15 @@ seconds). It answers None almost always, and the dice (a tuple of
    camera starts disarmed (``armed=False``: dice lying still when it starts are
    no throw); after a reconnect (:meth:`Settler.reset`) it is armed, but dice
    lying as it last saw them at rest are still no new roll.
-6. **By hand.** A throw held by a die in doubt and entered by hand instead
+6. **Zones that follow the camera.** With ``zones``, the first frame of each
+   period at rest is compared with the first of the period before, as the
+   camera gave them, the dice read in either and the areas left out hidden
+   (:func:`camera_shift`): a camera nudged since (a table bumped) moves the
+   zones and the areas left out with the picture (:attr:`Settler.zones`,
+   :attr:`Settler.zones_moved`), so that a die lies in the zone it lies in on
+   the table. That frame's readings, assigned to the zones as they were, do
+   not count towards agreement (:data:`ZONES_MOVED`).
+7. **By hand.** A throw held by a die in doubt and entered by hand instead
    (:meth:`Settler.answered`: the control page's dice read, or any roll the
    table takes from another source than the camera) is answered as if the
    settler had answered it, with the values entered (:func:`entered_on`): a
@@ -509,6 +517,10 @@ CAMERA_NUDGED = "unchanged since the last answer but for a nudge of the camera"
 """The :class:`Settler`'s reason when so, once the picture is put back where it lay then (:func:`camera_shift`: a camera nudged
 when its table is bumped; :attr:`Settler.nudged`)."""
 
+ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
+"""The :class:`Settler`'s reason on the frame at rest where it found the camera nudged since the last period at rest
+and moved its zones with the picture (:attr:`Settler.zones_moved`); the next frames are read in the zones moved."""
+
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
 """The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
 
@@ -520,6 +532,17 @@ class _Seen:
 
     picture: np.ndarray
     frame: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    """The first frame of a period at rest as the camera gave it (a copy, the areas left out and all), the boxes of the
+    dice read in it, and the zones it was read in: what the next period's first frame is compared with, to tell whether
+    the camera was nudged meanwhile (:meth:`Settler._follow`)."""
+
+    frame: np.ndarray
+    boxes: list[tuple[float, float, float, float]]
+    zones: Zones
 
 
 class _Relighting:
@@ -634,6 +657,9 @@ class Settler:
         self._lit: _Relighting | None = None  # (whether the picture since the last motion is that but for its light)
         self.moved: tuple[bool, ...] = ()
         self.nudged = (0, 0)  # how far (dx, dy, frame pixels) the picture lay from the last answer's when last compared with it
+        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture (_follow)
+        self._anchor: _Anchor | None = None  # (the frame the zones are followed from: the first of the last period at rest)
+        self._anchored = False  # (the zones followed in this period at rest already)
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
         self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
@@ -660,7 +686,9 @@ class Settler:
         """One frame at time ``now``; the settled dice once per roll, else None.
 
         With ``zones``, the calibration's ``ignore`` areas are left out of the frame
-        first (:meth:`Zones.leave_out`): nothing there is read or counts as motion."""
+        first (:meth:`Zones.leave_out`): nothing there is read or counts as motion; the
+        zones follow the camera when it is nudged (the module's point 6)."""
+        given = frame
         if self.zones is not None:
             frame = self.zones.leave_out(frame)
         still = self.stillness
@@ -669,7 +697,7 @@ class Settler:
             if self._still is not None:
                 self._table, self._still = self._still, None
             self._history.clear()
-            self.read, self._lit = (), None
+            self.read, self._lit, self._anchored = (), None, False
             self._armed = self._armed or still.compared  # (a first frame, with nothing to compare, arms nothing)
             self.status = SettleStatus(motion, True, False, 0, self._armed, "moving")
             return None
@@ -688,6 +716,10 @@ class Settler:
         self._history.append(dice)
         if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
             self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
+            return None
+        if self.zones is not None and not self._anchored and self._follow(given, dice):
+            self._history.clear()  # (read in the zones as they were: the next frames are read in the zones moved)
+            self.status = SettleStatus(motion, False, False, still.frames, self._armed, ZONES_MOVED)
             return None
         self._rest, self._rest_seen = dice, _Seen(still.picture, frame.copy())
         if not self._armed:
@@ -771,6 +803,25 @@ class Settler:
         relit = self._lit(frame, [_box_of(d) for d in last], [_box_of(d) for d in dice], self.stillness)
         self.nudged = self._lit.shift or (0, 0)
         return relit
+
+    def _follow(self, frame: np.ndarray, dice: tuple[DieReading, ...]) -> bool:
+        """Move the zones with the picture when the camera was nudged since the last period at rest
+        (:func:`camera_shift` of that period's first frame and ``frame``, this one's first, as the camera
+        gave them, the dice read in either and the areas left out hidden); True when it moved them."""
+        self._anchored = True
+        zones = self.zones
+        if zones is None:
+            return False
+        size = (frame.shape[1], frame.shape[0])
+        boxes = [_box_of(d) for d in dice]
+        last, moved = self._anchor, False
+        if last is not None and last.zones is zones and last.frame.shape == frame.shape:
+            shift = camera_shift(last.frame, frame, [*last.boxes, *boxes, *zones.boxes_left_out(size)])
+            if shift != (0, 0):
+                zones = self.zones = zones.moved(shift, size)
+                self.zones_moved, moved = shift, True
+        self._anchor = _Anchor(frame.copy(), boxes, zones)  # (a copy: a camera may fill the same buffer with its next frame)
+        return moved
 
     def _unchanged(self) -> str:
         """Why dice read otherwise than the last answer, in its picture but for the light, are no roll."""

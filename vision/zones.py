@@ -129,6 +129,32 @@ class Zones:
         cv2.fillPoly(out, polys, np.round(colour).tolist())
         return out
 
+    def moved(self, shift: tuple[int, int], frame_size: tuple[int, int]) -> Zones:
+        """These zones and areas left out moved ``shift`` (dx, dy) pixels of a frame of ``frame_size``
+        (width, height): where they lie once the camera was nudged so (``vision.settle.camera_shift``).
+
+        >>> z = Zones.from_calibration({"size": [200, 100], "zones": {"tray": [[0, 0], [10, 0], [10, 10]]}})
+        >>> z.moved((4, -2), (400, 200)).to_calibration()["zones"]["tray"]
+        [[2.0, -1.0], [12.0, -1.0], [12.0, 9.0]]
+        """
+        sx, sy = (self.size[0] / frame_size[0], self.size[1] / frame_size[1]) if self.size else (1.0, 1.0)
+        step = np.array([shift[0] * sx, shift[1] * sy], np.float32)
+        return dataclasses.replace(
+            self, polygons=tuple((name, poly + step) for name, poly in self.polygons), ignore=tuple(poly + step for poly in self.ignore)
+        )
+
+    def boxes_left_out(self, frame_size: tuple[int, int]) -> list[tuple[float, float, float, float]]:
+        """The box (x0, y0, x1, y1) round each area left out, in the pixels of a frame of ``frame_size`` (width, height).
+
+        >>> Zones.from_calibration({"size": [200, 100], "ignore": [[[0, 0], [10, 0], [10, 20]]]}).boxes_left_out((400, 200))
+        [(0.0, 0.0, 20.0, 40.0)]
+        """
+        out = []
+        for poly in self.ignore:
+            pts = self.in_frame(poly, frame_size)
+            out.append((float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max())))
+        return out
+
     @property
     def empty(self) -> bool:
         """Does this calibration hold neither a zone nor an area left out (a table without zones)?

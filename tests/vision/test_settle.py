@@ -13,7 +13,7 @@ import pytest
 
 from tests.support import labelled_dice, printed_tray
 from vision.dice import DiceReader
-from vision.settle import CAMERA_NUDGED, LIGHT_CHANGED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
+from vision.settle import CAMERA_NUDGED, LIGHT_CHANGED, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
 from vision.synth import draw_die, nudged, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
@@ -681,3 +681,55 @@ def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_t
     frames = [_noisy(turned, rng) for _ in range(12)]
     got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
     assert [[d.value for d in dice] for _, dice in got] == [[d.value for d in read]], s.status.reason
+
+
+def test_zones_follow_a_nudged_camera_and_a_die_misread_then_is_no_roll() -> None:
+    """A real table with zones (the tray, and ``kept`` to its right, its edge 3.5 px right of a six's centre) and an
+    area left out (a strip of the table on the left), answered. The table is bumped and the camera with it (the
+    picture 8 px right, 4 down), and a five now reads as a four: at the next rest the settler finds the nudge and
+    moves the zones and the area left out with the picture (``ZONES_MOVED``, ``zones_moved``), so the six still lies
+    in the tray, where the zones as drawn would have it in ``kept``; the misread is no roll (the area left out moved
+    with the table, so the pictures put back match: ``CAMERA_NUDGED``). A die then turned where it lay is a roll,
+    its dice in the zones moved."""
+    photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
+    size = (photo.shape[1], photo.shape[0])
+    zones = Zones.from_calibration({"size": list(size), "zones": {"tray": [[0, 0], [548, 0], [548, 640], [0, 640]], "kept": [[548, 0], [640, 0], [640, 640], [548, 640]]},
+                                    "ignore": [[[0, 0], [120, 0], [120, 640], [0, 640]]]})
+    rng = np.random.default_rng(8)
+    read = labelled_dice(labels)
+    s = Settler(lambda frame: read, zones=zones)
+    got = feed_all(s, [_noisy(photo, rng) for _ in range(12)])
+    assert len(got) == 1 and got[0][1][0].zone == "tray" and s.zones is zones
+    bumped = nudged(photo, (8, 4))
+    read = labelled_dice(labels, (8, 4), misread=(2, 4))  # (the five read as a four)
+    reasons = []
+    for k, f in enumerate([hand_over(_noisy(bumped, rng)) for _ in range(2)] + [_noisy(bumped, rng) for _ in range(12)]):
+        assert s.feed(f, 5.0 + 0.1 * k) is None
+        reasons.append(s.status.reason)
+    assert reasons.count(ZONES_MOVED) == 1 and reasons[-1] == CAMERA_NUDGED, reasons
+    assert s.zones_moved == (8, 4) and s.nudged == (8, 4) and s.zones is not zones
+    assert s.zones.zone_of(read[0].center, size) == "tray" and zones.zone_of(read[0].center, size) == "kept"
+    assert s.zones.to_calibration()["ignore"] == [[[8.0, 4.0], [128.0, 4.0], [128.0, 644.0], [8.0, 644.0]]]
+    x0, y0, x1, y1 = labels[2]["box"]  # (the five, turned a quarter where it lies, now read as a three)
+    half, cx, cy = max(x1 - x0, y1 - y0) // 2 + 2, (x0 + x1) // 2 + 8, (y0 + y1) // 2 + 4
+    turned = bumped.copy()
+    turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(bumped[cy - half : cy + half, cx - half : cx + half])
+    read = labelled_dice(labels, (8, 4), misread=(2, 3))
+    frames = [_noisy(turned, rng) for _ in range(12)]
+    got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
+    assert [[(d.value, d.zone) for d in dice][:3] for _, dice in got] == [[(6, "tray"), (6, "tray"), (3, "tray")]], s.status.reason
+    assert s.zones_moved == (8, 4)
+
+
+def test_zones_stay_where_they_are_while_the_camera_does() -> None:
+    """Throws on a real table whose camera stays put: the zones never move (no nudge found between periods at rest)."""
+    photo, labels = _fixture("matteo-dice_42.jpg")
+    zones = Zones.from_calibration({"zones": {"tray": [[0, 0], [2000, 0], [2000, 2000], [0, 2000]]}, "ignore": [[[0, 0], [40, 0], [40, 40]]]})
+    rng = np.random.default_rng(9)
+    read = labelled_dice(labels)
+    s = Settler(lambda frame: read, zones=zones)
+    for throw in range(4):
+        read = labelled_dice(labels, misread=(0, 1 + throw))
+        frames = [_noisy(photo, rng) for _ in range(10)]
+        feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0 * throw)
+        assert s.zones is zones and s.zones_moved == (0, 0)
