@@ -207,6 +207,9 @@ class CameraWorker(threading.Thread):
 
     ``zones`` (a ``vision.zones.Zones``) is its calibration, and ``zones_file`` the file a calibration
     drawn on the control page is saved to (:meth:`save_zones`), which the camera uses from its next picture on.
+    A camera nudged (a table bumped) has its zones moved with the picture (``vision.settle.Settler``'s
+    point 6), kept in that file, and ``status["zones_moved"]`` says how far in all since they were drawn
+    ([dx, dy] frame pixels; None: not moved).
     ``pause_file`` keeps a pause (:meth:`pause`) across a restart: a camera whose file is there starts paused.
 
     ``clock`` (seconds) times the frames for the settlers and paces them. ``dice_reader`` makes the
@@ -226,6 +229,7 @@ class CameraWorker(threading.Thread):
         self.zones = zones
         self.zones_file = zones_file  # where a calibration drawn on the control page is kept (save_zones); None: nowhere
         self._new_zones: queue.SimpleQueue[Any] = queue.SimpleQueue()  # calibrations saved, for the next picture (save_zones)
+        self._zones_lock = threading.Lock()  # (a calibration saved on the control page, and zones moved with a nudged camera, one at a time)
         self.calibration = zones  # the newest calibration: the last saved, which the next picture uses (GET /api/camera/zones)
         self.dice_network = dice_network
         self.dice_confidence = dice_confidence
@@ -241,7 +245,7 @@ class CameraWorker(threading.Thread):
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
                                        "settling": None, "in_view": [], "read_ms": None, "interval_ms": round(interval * 1000),
-                                       "paused": False}
+                                       "paused": False, "zones_moved": None}
         self._read_times: deque[float] = deque(maxlen=READ_TIMES)  # (seconds each of the last pictures read took)
         self.pause_file = pause_file  # where a pause is kept across a restart (pause); None: nowhere
         if pause_file is not None and os.path.exists(pause_file):
@@ -306,13 +310,37 @@ class CameraWorker(threading.Thread):
         if self.zones_file is None:
             raise ValueError("this table keeps no calibration file: set camera.zones to the file to keep it in")
         zones = Zones.from_calibration(calibration)
-        write_whole(self.zones_file, json.dumps(zones.to_calibration(), indent=1) + "\n")
-        log.info("camera: calibration saved to %s (zones %s, %d ignored areas)", self.zones_file,
-                 ", ".join(zones.names) or "none", len(zones.ignore))
-        used = None if zones.empty else zones
-        self.calibration = used
-        self._new_zones.put(used)
+        with self._zones_lock:
+            write_whole(self.zones_file, json.dumps(zones.to_calibration(), indent=1) + "\n")
+            log.info("camera: calibration saved to %s (zones %s, %d ignored areas)", self.zones_file,
+                     ", ".join(zones.names) or "none", len(zones.ignore))
+            used = None if zones.empty else zones
+            self.calibration = used
+            self.status["zones_moved"] = None
+            self._new_zones.put(used)
         return used
+
+    def _zones_followed(self, zones: Any, shift: tuple[int, int], tile_settler: Any) -> None:
+        """The dice settler moved its zones ``shift`` (dx, dy, frame pixels) with the picture of a camera nudged
+        (``vision.settle.Settler.zones_moved``): the tiles are read in them too, the control page draws them
+        (``calibration``), ``status["zones_moved"]`` adds the shift up since they were drawn, and ``zones_file``
+        keeps them (whole or not at all), so that a table restarted reads in them. Unless a calibration saved
+        on the control page meanwhile replaces them at the next picture."""
+        import json
+
+        with self._zones_lock:
+            if not self._new_zones.empty():
+                return
+            self.zones = self.calibration = tile_settler.zones = zones
+            dx, dy = self.status["zones_moved"] or (0, 0)
+            self.status["zones_moved"] = [dx + shift[0], dy + shift[1]]
+            log.warning("camera: nudged %+d, %+d px (a bump?): the zones moved with the picture, %+d, %+d px in all since they were drawn",
+                        shift[0], shift[1], *self.status["zones_moved"])
+            if self.zones_file is not None:
+                try:
+                    write_whole(self.zones_file, json.dumps(zones.to_calibration(), indent=1) + "\n")
+                except OSError as exc:  # (read in the zones moved all the same; a restart reads them as drawn)
+                    log.error("camera: the zones moved could not be kept in %s: %s", self.zones_file, exc)
 
     def heard(self, result: Any) -> None:
         """The table's answer to one event (a ``refbox.table.Table`` listener, on the table's loop while
@@ -396,6 +424,8 @@ class CameraWorker(threading.Thread):
             for values in entered:
                 settler.answered(values)
             dice = settler.feed(frame, self.clock())
+            if settler.zones is not self.zones and self.zones is not None:  # (moved with the picture of a camera nudged)
+                self._zones_followed(settler.zones, settler.zones_moved, tile_settler)
             self.picture = (frame, settler.read, settler.sure)
             self.status["settling"] = settler.status.reason
             self._hold(paused or ("die" if settler.status.reason == DIE_IN_DOUBT else None))

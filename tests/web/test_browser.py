@@ -460,12 +460,12 @@ class CameraPanel:
     ``reader`` is set to (tests.support.SetDiceReader), logged in on ``page``'s control panel;
     ``stop`` stops both."""
 
-    def __init__(self, page, tmp_path, camera, reader, dice_confidence: float = 0.0, zones_file=None) -> None:
+    def __init__(self, page, tmp_path, camera, reader, dice_confidence: float = 0.0, zones_file=None, zones=None) -> None:
         from refbox.camera import CameraWorker
 
         self.served = Served(tmp_path / "j.sqlite3", {"game": "pig", "players": ["Ann", "Bob"]})
         self.worker = CameraWorker(lambda: camera, self.served.table, interval=0.05, dice_reader=lambda: reader, dice_confidence=dice_confidence,
-                                   zones_file=zones_file)
+                                   zones_file=zones_file, zones=zones)
         self.served.app.extensions["refbox.camera"] = self.worker
         self.served.log_in(page)
         self.worker.start()
@@ -636,15 +636,16 @@ def test_control_panel_says_that_dice_lying_since_the_start_wait_for_a_throw(pag
         panel.stop()
 
 
-def test_control_panel_says_when_the_camera_was_nudged(page, tmp_path):
-    """A real table answered; the table is bumped and the camera with it (the picture moves 6 px right, 3 down),
-    and a die now reads another value where it lay: no throw is taken, and the panel says the camera was nudged,
-    and to check the zones."""
+def test_control_panel_says_when_the_camera_was_nudged_and_the_zones_move_with_it(page, tmp_path):
+    """A real table with zones answered; the table is bumped and the camera with it (the picture moves 6 px right,
+    3 down), and a die now reads another value where it lay: no throw is taken, and the panel says the camera was
+    nudged and the zones moved with it; the calibration file and the page's zones are the zones moved."""
     import cv2
     import numpy as np
 
     from tests.support import SetDiceReader, StillCamera, labelled_dice
     from vision.synth import nudged
+    from vision.zones import Zones
 
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
     name = "byler-IMG_20191208_111833.jpg"
@@ -653,15 +654,22 @@ def test_control_panel_says_when_the_camera_was_nudged(page, tmp_path):
     table[40:680, 320:960] = cv2.imread(str(fixtures / name))  # (the photo, 640 x 640, in a camera's frame)
     reader = SetDiceReader(labelled_dice(labels, (320, 40)))
     camera = StillCamera(table, thrown=3)
-    panel = CameraPanel(page, tmp_path, camera, reader)
+    drawn = {"size": [1280, 720], "zones": {"tray": [[0, 0], [900, 0], [900, 720], [0, 720]], "kept": [[900, 0], [1280, 0], [1280, 720], [900, 720]]}}
+    kept_in = tmp_path / "zones.json"
+    kept_in.write_text(json.dumps(drawn))
+    panel = CameraPanel(page, tmp_path, camera, reader, zones_file=str(kept_in), zones=Zones.from_calibration(drawn))
     try:
         expect()(page.locator("#camera-last")).to_contain_text("last reading", timeout=10_000)
         reader.readings = labelled_dice(labels, (326, 43), misread=(2, 4))  # (the five read as a four where it lies)
         camera.throw(nudged(table, (6, 3)))
         expect()(page.locator("#camera-state")).to_contain_text(
             "connected; readings: 1; the camera was nudged (a bump?): the dice lying as they lay are no new throw; "
-            "if zones are drawn, check that they still fit the picture", timeout=10_000)
+            "the zones moved with the camera's picture (6, 3 px since they were drawn): after a hard bump, check that they still fit",
+            timeout=10_000)
         assert panel.worker.status["settling"] == "unchanged since the last answer but for a nudge of the camera"
+        moved = {"size": [1280, 720], "zones": {"tray": [[6, 3], [906, 3], [906, 723], [6, 723]], "kept": [[906, 3], [1286, 3], [1286, 723], [906, 723]]}}
+        assert json.loads(kept_in.read_text()) == moved
+        assert page.evaluate("fetch('/api/camera/zones').then(r => r.json())")["calibration"] == moved
     finally:
         panel.stop()
 

@@ -250,8 +250,9 @@
       ? c.in_view.map((d) => (d.sure ? String(d.value) : (d.value === null ? "" : d.value) + "?")).join(" ") : "";
     $("in-view-row").hidden = !inView;
     // a camera nudged by a bump of the table: the settler put the picture back (vision.settle.CAMERA_NUDGED),
-    // but zones stay where they were drawn in the picture
-    const nudged = c.settling === "unchanged since the last answer but for a nudge of the camera" ? "; " + S.camera_nudged : "";
+    // and moved the zones with it (zones_moved: how far in all since they were drawn)
+    const nudged = (c.settling === "unchanged since the last answer but for a nudge of the camera" ? "; " + S.camera_nudged : "")
+      + (c.zones_moved ? "; " + fmt(S.camera_zones_moved, { dx: c.zones_moved[0], dy: c.zones_moved[1] }) : "");
     $("camera-state").textContent = state + (c.paused ? "; " + S.camera_paused : "") + network + whole
       + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "") + nudged
       + (c.connected && !c.last_error ? speed(c) : "");
