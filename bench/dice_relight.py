@@ -1,6 +1,6 @@
 """A change of light over dice at rest, or a camera nudged, with a real settler: phantom rolls it makes, and throws still answered.
 
-Usage: ``python bench/dice_relight.py DATA_DIR [--set NAME] [--part tune|held|all] [--change NAME ...] [--seed N] [--turned N]``
+Usage: ``python bench/dice_relight.py DATA_DIR [--set NAME] [--part tune|held|all] [--change NAME ...] [--seed N] [--turned N] [--zones]``
 
 A change of light (a lamp switched, one to a side, a spot, a camera's exposure
 or white balance) is motion to a settler (:class:`vision.settle.Settler`), so it
@@ -30,6 +30,12 @@ hand turns one die to another face where it lay (from each of its first
 ``--turned`` values, default all six, to the next two), in the same light and a
 darker one: how many of those turns were answered as a roll (each should be).
 OpenCV and numpy's BLAS are limited to one thread; ``--seed`` draws other noise.
+
+With ``--zones`` each change is also seen by tables with zones (:data:`ZONES`),
+whose settler moves them with the picture of a camera nudged (the module
+docstring of :mod:`vision.settle`, point 6): printed for each change, of the
+tables answered, on how many the zones then lay as the picture did (moved by
+the nudge; not moved in another light), and on how many otherwise.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from bench.dice_accuracy import in_frame, noisy, part_photos, photo  # noqa: E40
 from vision.dice import camera_reader  # noqa: E402
 from vision.settle import Settler  # noqa: E402
 from vision.synth import draw_die, nudged  # noqa: E402
+from vision.zones import Zones  # noqa: E402
 
 FRAME = (1280, 720)
 CONFIDENCE = 0.7
@@ -101,11 +108,15 @@ def hand(frame: np.ndarray) -> np.ndarray:
     return out
 
 
-class Table:
-    """A table's settler fed frames 0.1 s apart."""
+ZONES = {"size": list(FRAME), "zones": {"tray": [[0, 0], [853, 0], [853, 720], [0, 720]], "kept": [[853, 0], [1280, 0], [1280, 720], [853, 720]]}}
+"""The zones of a table with ``--zones``: the left two thirds of the frame the tray, the rest where kept dice are set aside."""
 
-    def __init__(self) -> None:
-        self.settler = Settler(camera_reader(), min_confidence=CONFIDENCE)
+
+class Table:
+    """A table's settler fed frames 0.1 s apart (with ``zones``: reading in them)."""
+
+    def __init__(self, zones: Zones | None = None) -> None:
+        self.settler = Settler(camera_reader(), min_confidence=CONFIDENCE, zones=zones)
         self.now = 0.0
 
     def throw(self, frame: np.ndarray, rng: np.random.Generator, frames: int = 8) -> int:
@@ -127,6 +138,25 @@ def phantoms(frames: Sequence[np.ndarray], change: str, rng: np.random.Generator
             answered += 1
             phantom += table.throw(changed(frame, change), rng) > 0
     return answered, phantom
+
+
+def zones_followed(frames: Sequence[np.ndarray], change: str, rng: np.random.Generator) -> tuple[int, int, int]:
+    """Of ``frames`` (each a table with :data:`ZONES`), how many were answered, and of those, after the ``change``
+    (:func:`changed`), on how many the zones lay as the picture did (moved by the nudge; not moved in another light),
+    and on how many otherwise."""
+    zones = Zones.from_calibration(ZONES)
+    answered = right = wrong = 0
+    for frame in frames:
+        table = Table(zones)
+        if table.throw(frame, rng):
+            answered += 1
+            table.throw(changed(frame, change), rng)
+            got = table.settler.zones_moved if table.settler.zones is not zones else (0, 0)
+            if got == NUDGES.get(change, (0, 0)):
+                right += 1
+            else:
+                wrong += 1
+    return answered, right, wrong
 
 
 def next_throws(frames: Sequence[np.ndarray], rng: np.random.Generator) -> tuple[int, int]:
@@ -171,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"only this change (repeatable; default all): {', '.join(CHANGES)}")
     ap.add_argument("--seed", type=int, default=0, help="the seed of the frames' noise (default 0)")
     ap.add_argument("--turned", type=int, default=6, metavar="N", help="the drawn die turned from its first N values (default 6, all; 0: none)")
+    ap.add_argument("--zones", action="store_true", help="also tables with zones: whether their zones lie as the picture does after each change")
     args = ap.parse_args(argv)
     if not 0 <= args.turned <= 6:
         ap.error(f"--turned {args.turned}: 0 to 6")
@@ -186,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         for change in changes:
             answered, phantom = phantoms(frames, change, rng)
             print(f"  {change:<22} {answered:4d} answered, {phantom:3d} phantom rolls")
+        if args.zones:
+            for change in changes:
+                answered, right, wrong = zones_followed(frames, change, rng)
+                print(f"  with zones, {change:<22} {answered:4d} answered, zones as the picture on {right}, otherwise on {wrong}")
         first, second = next_throws(frames, rng)
         print(f"  the next throw answered after {second} of {first} answers")
     turns, answered = turned(rng, range(1, args.turned + 1))

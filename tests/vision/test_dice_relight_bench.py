@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bench.dice_accuracy import in_frame
-from bench.dice_relight import CHANGES, FRAME, LIGHTS, NUDGES, changed, in_light, main, next_throws, phantoms, turned
+from bench.dice_relight import CHANGES, FRAME, LIGHTS, NUDGES, changed, in_light, main, next_throws, phantoms, turned, zones_followed
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dice"
 
@@ -62,6 +62,15 @@ def test_a_lamp_to_one_side_or_a_nudged_camera_makes_no_phantom_roll_of_matteos_
     assert answered >= 2 and phantom == 0
 
 
+def test_zones_lie_as_the_picture_does_after_a_nudge_and_after_a_lamp(matteo_frames: list[np.ndarray]) -> None:
+    """Real photos, the real reader, a real settler with zones: after the camera was nudged 8 px the zones moved by
+    the nudge on every table answered, and after a lamp to the right they did not move."""
+    answered, right, wrong = zones_followed(matteo_frames, "camera nudged 8 px", np.random.default_rng(0))
+    assert answered >= 2 and (right, wrong) == (answered, 0)
+    answered, right, wrong = zones_followed(matteo_frames, "lamp to the right", np.random.default_rng(1))
+    assert answered >= 2 and (right, wrong) == (answered, 0)
+
+
 def test_a_die_turned_where_it_lay_is_answered() -> None:
     """A drawn five turned to a six and to a two where it lay, in the same light and a darker one: four rolls."""
     assert turned(np.random.default_rng(0), [5]) == (4, 4)
@@ -75,14 +84,18 @@ def test_the_bench_names_each_change_and_what_the_tables_did(tmp_path: Path, cap
     (tmp_path / "one" / "images" / name).write_bytes((FIXTURES / name).read_bytes())
     labels = json.loads((FIXTURES / "labels.json").read_text())
     (tmp_path / "one" / "labels.json").write_text(json.dumps({name: labels[name]}))
-    assert main([str(tmp_path), "--part", "all", "--change", "darker", "--change", "camera nudged 4 px", "--turned", "1"]) == 0
+    assert main([str(tmp_path), "--part", "all", "--change", "darker", "--change", "camera nudged 4 px", "--turned", "1", "--zones"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "one / all: 1 photos as tables; tables answered, then a roll taken after a change:"
     assert out[1].split() == ["darker", "1", "answered,", "0", "phantom", "rolls"]
     nudge = out[2].split()  # (whether the table answers again depends on the noise drawn: a die read at 0.77)
     assert nudge[:4] == ["camera", "nudged", "4", "px"] and nudge[4] in ("0", "1") and nudge[5:] == ["answered,", "0", "phantom", "rolls"]
-    assert out[3] == "  the next throw answered after 0 of 0 answers"
-    assert out[4] == "drawn dice: a die turned where it lay answered as a roll 4 of 4 times"
+    for line, change in zip(out[3:5], (["darker"], ["camera", "nudged", "4", "px"])):  # (answered or not: the noise drawn)
+        words, n = line.split(), len(change)
+        assert words[: 2 + n] == ["with", "zones,", *change] and words[2 + n] in ("0", "1"), line
+        assert words[3 + n :] == ["answered,", "zones", "as", "the", "picture", "on", f"{words[2 + n]},", "otherwise", "on", "0"], line
+    assert out[5] == "  the next throw answered after 0 of 0 answers"
+    assert out[6] == "drawn dice: a die turned where it lay answered as a roll 4 of 4 times"
 
 
 def test_the_bench_refuses_a_turn_count_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
