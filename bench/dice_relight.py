@@ -33,9 +33,11 @@ OpenCV and numpy's BLAS are limited to one thread; ``--seed`` draws other noise.
 
 With ``--zones`` each change is also seen by tables with zones (:data:`ZONES`),
 whose settler moves them with the picture of a camera nudged (the module
-docstring of :mod:`vision.settle`, point 6): printed for each change, of the
-tables answered, on how many the zones then lay as the picture did (moved by
-the nudge; not moved in another light), and on how many otherwise.
+docstring of :mod:`vision.settle`, point 6), the changed picture seen for
+``FOLLOW_SECONDS`` longer (a nudge too slight to be motion is looked for so):
+printed for each change, of the tables answered, on how many the zones then
+lay as the picture did (moved by the nudge; not moved in another light), and
+on how many otherwise.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.dice_accuracy import in_frame, noisy, part_photos, photo  # noqa: E402
 from vision.dice import camera_reader  # noqa: E402
-from vision.settle import Settler  # noqa: E402
+from vision.settle import FOLLOW_SECONDS, Settler  # noqa: E402
 from vision.synth import draw_die, nudged  # noqa: E402
 from vision.zones import Zones  # noqa: E402
 
@@ -150,7 +152,7 @@ def zones_followed(frames: Sequence[np.ndarray], change: str, rng: np.random.Gen
         table = Table(zones)
         if table.throw(frame, rng):
             answered += 1
-            table.throw(changed(frame, change), rng)
+            table.throw(changed(frame, change), rng, frames=8 + round(FOLLOW_SECONDS / 0.1))  # (a nudge too slight to be motion: looked for after a while)
             got = table.settler.zones_moved if table.settler.zones is not zones else (0, 0)
             if got == NUDGES.get(change, (0, 0)):
                 right += 1

@@ -46,9 +46,10 @@ seconds). It answers None almost always, and the dice (a tuple of
    no throw); after a reconnect (:meth:`Settler.reset`) it is armed, but dice
    lying as it last saw them at rest are still no new roll.
 6. **Zones that follow the camera.** With ``zones``, the first frame of each
-   period at rest is compared with the first of the period before, as the
-   camera gave them, the dice read in either and the areas left out hidden
-   (:func:`camera_shift`): a camera nudged since (a table bumped) moves the
+   period at rest, and one every :data:`FOLLOW_SECONDS` while it lasts (a nudge
+   of a few pixels of a smooth table is no motion), is compared with the last
+   one so compared, as the camera gave them, the dice read in either and the
+   areas left out hidden (:func:`camera_shift`): a camera nudged since (a table bumped) moves the
    zones and the areas left out with the picture (:attr:`Settler.zones`,
    :attr:`Settler.zones_moved`), so that a die lies in the zone it lies in on
    the table. That frame's readings, assigned to the zones as they were, do
@@ -517,9 +518,15 @@ CAMERA_NUDGED = "unchanged since the last answer but for a nudge of the camera"
 """The :class:`Settler`'s reason when so, once the picture is put back where it lay then (:func:`camera_shift`: a camera nudged
 when its table is bumped; :attr:`Settler.nudged`)."""
 
+FOLLOW_SECONDS = 2.0
+"""How often (seconds) a settler with zones looks for a nudge of the camera while its table stays at rest, besides at
+the first frame of each period at rest: a nudge of a few pixels of a smooth table is too slight for its motion test
+(a byler tray nudged 4 px, under a hand the table's own grey: bench/dice_relight.py --zones). Each look is one
+:func:`camera_shift`, 12 to 15 ms for a 1280 x 720 frame."""
+
 ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
-"""The :class:`Settler`'s reason on the frame at rest where it found the camera nudged since the last period at rest
-and moved its zones with the picture (:attr:`Settler.zones_moved`); the next frames are read in the zones moved."""
+"""The :class:`Settler`'s reason on the frame at rest where it found the camera nudged since the frame it last looked
+at so and moved its zones with the picture (:attr:`Settler.zones_moved`); the next frames are read in the zones moved."""
 
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
 """The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
@@ -536,9 +543,9 @@ class _Seen:
 
 @dataclass(frozen=True)
 class _Anchor:
-    """The first frame of a period at rest as the camera gave it (a copy, the areas left out and all), the boxes of the
-    dice read in it, and the zones it was read in: what the next period's first frame is compared with, to tell whether
-    the camera was nudged meanwhile (:meth:`Settler._follow`)."""
+    """A frame at rest as the camera gave it (a copy, the areas left out and all), the boxes of the dice read in it, and
+    the zones it was read in: what the next frame looked at so is compared with, to tell whether the camera was nudged
+    meanwhile (:meth:`Settler._follow`)."""
 
     frame: np.ndarray
     boxes: list[tuple[float, float, float, float]]
@@ -658,8 +665,8 @@ class Settler:
         self.moved: tuple[bool, ...] = ()
         self.nudged = (0, 0)  # how far (dx, dy, frame pixels) the picture lay from the last answer's when last compared with it
         self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture (_follow)
-        self._anchor: _Anchor | None = None  # (the frame the zones are followed from: the first of the last period at rest)
-        self._anchored = False  # (the zones followed in this period at rest already)
+        self._anchor: _Anchor | None = None  # (the frame the zones are followed from: the last looked at so)
+        self._anchored: float | None = None  # (when the zones were last followed in this period at rest; None: not yet)
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
         self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
@@ -697,7 +704,7 @@ class Settler:
             if self._still is not None:
                 self._table, self._still = self._still, None
             self._history.clear()
-            self.read, self._lit, self._anchored = (), None, False
+            self.read, self._lit, self._anchored = (), None, None
             self._armed = self._armed or still.compared  # (a first frame, with nothing to compare, arms nothing)
             self.status = SettleStatus(motion, True, False, 0, self._armed, "moving")
             return None
@@ -717,7 +724,7 @@ class Settler:
         if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
             self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
             return None
-        if self.zones is not None and not self._anchored and self._follow(given, dice):
+        if self.zones is not None and (self._anchored is None or now - self._anchored >= FOLLOW_SECONDS) and self._follow(given, dice, now):
             self._history.clear()  # (read in the zones as they were: the next frames are read in the zones moved)
             self.status = SettleStatus(motion, False, False, still.frames, self._armed, ZONES_MOVED)
             return None
@@ -804,11 +811,11 @@ class Settler:
         self.nudged = self._lit.shift or (0, 0)
         return relit
 
-    def _follow(self, frame: np.ndarray, dice: tuple[DieReading, ...]) -> bool:
-        """Move the zones with the picture when the camera was nudged since the last period at rest
-        (:func:`camera_shift` of that period's first frame and ``frame``, this one's first, as the camera
-        gave them, the dice read in either and the areas left out hidden); True when it moved them."""
-        self._anchored = True
+    def _follow(self, frame: np.ndarray, dice: tuple[DieReading, ...], now: float) -> bool:
+        """Move the zones with the picture when the camera was nudged since the frame last looked at so
+        (:func:`camera_shift` of that frame and ``frame``, seen at ``now``, as the camera gave them, the dice
+        read in either and the areas left out hidden); True when it moved them."""
+        self._anchored = now
         zones = self.zones
         if zones is None:
             return False

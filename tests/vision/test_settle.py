@@ -13,7 +13,7 @@ import pytest
 
 from tests.support import labelled_dice, printed_tray
 from vision.dice import DiceReader
-from vision.settle import CAMERA_NUDGED, LIGHT_CHANGED, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
+from vision.settle import CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
 from vision.synth import draw_die, nudged, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
@@ -719,6 +719,28 @@ def test_zones_follow_a_nudged_camera_and_a_die_misread_then_is_no_roll() -> Non
     got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
     assert [[(d.value, d.zone) for d in dice][:3] for _, dice in got] == [[(6, "tray"), (6, "tray"), (3, "tray")]], s.status.reason
     assert s.zones_moved == (8, 4)
+
+
+def test_zones_follow_a_nudge_too_slight_to_be_motion_after_a_while() -> None:
+    """A real table at rest, answered; the camera nudged a pixel right with no motion the settler sees (no
+    hand, the picture moved less than its motion test tells): the zones move with the picture once it has looked
+    again, ``FOLLOW_SECONDS`` later, and the dice lying as they lay are no roll."""
+    photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
+    zones = Zones.from_calibration({"zones": {"tray": [[0, 0], [640, 0], [640, 640], [0, 640]]}})
+    rng = np.random.default_rng(10)
+    read = labelled_dice(labels)
+    s = Settler(lambda frame: read, zones=zones)
+    assert len(feed_all(s, [_noisy(photo, rng) for _ in range(12)])) == 1
+    bumped = nudged(photo, (1, 0))
+    read = labelled_dice(labels, (1, 0))
+    seen = []
+    for k in range(round(FOLLOW_SECONDS / 0.1) + 5):
+        assert s.feed(_noisy(bumped, rng), 1.2 + 0.1 * k) is None
+        seen.append((s.status.moving, s.zones_moved))
+    assert not any(moving for moving, _ in seen)
+    first = next(k for k, (_, moved) in enumerate(seen) if moved == (1, 0))  # (looked at first when it came to rest, 0.3 s in)
+    assert 1.2 + 0.1 * first >= 0.3 + FOLLOW_SECONDS - 1e-9 and s.zones is not zones
+    assert all(moved == (0, 0) for _, moved in seen[:first])
 
 
 def test_zones_stay_where_they_are_while_the_camera_does() -> None:
