@@ -134,6 +134,20 @@ def takes_tiles(game: Any) -> bool:
     return type(game).from_tiles is not Game.from_tiles
 
 
+def calibration_text(zones: Any) -> str:
+    """The calibration file's text for ``zones`` (a ``vision.zones.Zones``): its calibration as JSON.
+
+    >>> from vision.zones import Zones
+    >>> print(calibration_text(Zones.from_calibration({"zones": {}})), end="")
+    {
+     "zones": {}
+    }
+    """
+    import json
+
+    return json.dumps(zones.to_calibration(), indent=1) + "\n"
+
+
 def dice_entries(dice: Sequence[Any], moved: Sequence[bool], zones: Any = None) -> list[Any]:
     """What the table gets from settled dice (``Table.reading``): plain values, or, when
     the calibration has a ``kept`` zone, ``{"value", "zone", "moved"}`` for each die
@@ -303,15 +317,13 @@ class CameraWorker(threading.Thread):
         A calibration that holds nothing (``{"zones": {}}``, the zones cleared) is kept so too and leaves
         the camera without zones. Returns the zones (None: none). Raises ValueError when no ``zones_file`` is set, OSError when it cannot be
         written; either way nothing changes. Any thread may call it."""
-        import json
-
         from vision.zones import Zones
 
         if self.zones_file is None:
             raise ValueError("this table keeps no calibration file: set camera.zones to the file to keep it in")
         zones = Zones.from_calibration(calibration)
         with self._zones_lock:
-            write_whole(self.zones_file, json.dumps(zones.to_calibration(), indent=1) + "\n")
+            write_whole(self.zones_file, calibration_text(zones))
             log.info("camera: calibration saved to %s (zones %s, %d ignored areas)", self.zones_file,
                      ", ".join(zones.names) or "none", len(zones.ignore))
             used = None if zones.empty else zones
@@ -326,8 +338,6 @@ class CameraWorker(threading.Thread):
         (``calibration``), ``status["zones_moved"]`` adds the shift up since they were drawn, and ``zones_file``
         keeps them (whole or not at all), so that a table restarted reads in them. Unless a calibration saved
         on the control page meanwhile replaces them at the next picture."""
-        import json
-
         with self._zones_lock:
             if not self._new_zones.empty():
                 return
@@ -338,7 +348,7 @@ class CameraWorker(threading.Thread):
                         shift[0], shift[1], *self.status["zones_moved"])
             if self.zones_file is not None:
                 try:
-                    write_whole(self.zones_file, json.dumps(zones.to_calibration(), indent=1) + "\n")
+                    write_whole(self.zones_file, calibration_text(zones))
                 except OSError as exc:  # (read in the zones moved all the same; a restart reads them as drawn)
                     log.error("camera: the zones moved could not be kept in %s: %s", self.zones_file, exc)
 
