@@ -73,7 +73,7 @@ def render_dice(
     returns it and (value, centre) pairs."""
     rng = np.random.default_rng(seed)
     img, places = _lying_apart(values, die, size, table, (body, pip), rng)
-    return _noisy(img, noise, rng), [(v, (x, y)) for v, (x, y, _) in zip(values, places)]
+    return noisy(img, noise, rng), [(v, (x, y)) for v, (x, y, _) in zip(values, places)]
 
 
 def _lying_apart(
@@ -93,7 +93,7 @@ def _lying_apart(
     return img, places
 
 
-def _noisy(img: np.ndarray, noise: float, rng: np.random.Generator) -> np.ndarray:
+def noisy(img: np.ndarray, noise: float, rng: np.random.Generator) -> np.ndarray:
     """The 8-bit picture ``img`` with Gaussian noise of ``noise`` grey levels added, as a camera's frame is (0: ``img`` itself)."""
     if not noise:
         return img
@@ -242,7 +242,7 @@ def render_touching(
                 if edge is not None:
                     a, b = (tuple(int(round(v * 16)) for v in at(*end)) for end in edge)
                     cv2.line(img, a, b, groove, max(1, int(round(seam))), cv2.LINE_AA, shift=4)
-    return _noisy(cv2.GaussianBlur(img, (0, 0), 0.8), noise, rng), truth
+    return noisy(cv2.GaussianBlur(img, (0, 0), 0.8), noise, rng), truth
 
 
 GLARE = ("pip", "face")

@@ -14,7 +14,7 @@ import pytest
 from tests.support import labelled_dice, printed_tray
 from vision.dice import DiceReader
 from vision.settle import CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
-from vision.synth import draw_die, nudged, render_dice
+from vision.synth import draw_die, noisy, nudged, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
 
@@ -36,16 +36,15 @@ def rolling(values: list[int], n: int, seed: int, table: tuple[int, int, int] = 
     return [render_dice(values, seed=seed * 1000 + i, noise=2, table=table)[0] for i in range(n)]
 
 
-def _noisy(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``frame`` with a camera's sensor noise of its own (2 grey levels)."""
-    return np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+CAMERA_NOISE = 2.0
+"""A camera's sensor noise (grey levels) in each frame of these tests (:func:`vision.synth.noisy`)."""
 
 
 def still(values: list[int], n: int, seed: int, table: tuple[int, int, int] = (40, 110, 40)) -> list[np.ndarray]:
     """Dice at rest: the same scene with fresh sensor noise each frame."""
     base, _ = render_dice(values, seed=seed, noise=0, table=table)
     rng = np.random.default_rng(seed)
-    return [_noisy(base, rng) for _ in range(n)]
+    return [noisy(base, CAMERA_NOISE, rng) for _ in range(n)]
 
 
 def test_one_roll_per_throw_only_after_rest() -> None:
@@ -637,7 +636,7 @@ def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_ph
         now = nudged(photo, (dx, dy))
         if light is not None:
             now = np.clip(now * lights[light], 0, 255).astype(np.uint8)
-        got = camera_shift(_noisy(photo, rng), _noisy(now, rng), boxes)
+        got = camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(now, CAMERA_NOISE, rng), boxes)
         assert got == (dx, dy), (dx, dy, light, got)
     # two dice moved by a hand, the camera still: each die's square swapped with the table beside it
     moved, places = photo.copy(), list(boxes)
@@ -645,7 +644,7 @@ def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_ph
         away = x1 - x0 + 12 if x1 + (x1 - x0) + 12 < photo.shape[1] else -(x1 - x0 + 12)
         moved[y0:y1, x0 + away : x1 + away], moved[y0:y1, x0:x1] = photo[y0:y1, x0:x1], photo[y0:y1, x0 + away : x1 + away]
         places.append((x0 + away, y0, x1 + away, y1))
-    assert camera_shift(_noisy(photo, rng), _noisy(moved, rng), places) == (0, 0)
+    assert camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(moved, CAMERA_NOISE, rng), places) == (0, 0)
 
 
 def test_dice_moved_on_a_plain_table_are_no_nudge_of_the_camera() -> None:
@@ -656,7 +655,7 @@ def test_dice_moved_on_a_plain_table_are_no_nudge_of_the_camera() -> None:
         before, dice = render_dice([3, 4, 6], seed=seed, noise=0)
         after, moved = render_dice([3, 4, 6], seed=seed + 50, noise=0)
         boxes = [(x - 45, y - 45, x + 45, y + 45) for _, (x, y) in dice + moved]  # (60 px dice, turned: their boxes)
-        assert camera_shift(_noisy(before, rng), _noisy(after, rng), boxes) == (0, 0)
+        assert camera_shift(noisy(before, CAMERA_NOISE, rng), noisy(after, CAMERA_NOISE, rng), boxes) == (0, 0)
 
 
 def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_then_is_one() -> None:
@@ -668,17 +667,17 @@ def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_t
     rng = np.random.default_rng(7)
     read = labelled_dice(labels)
     s = Settler(lambda frame: read)
-    assert len(feed_all(s, [_noisy(photo, rng) for _ in range(12)])) == 1
+    assert len(feed_all(s, [noisy(photo, CAMERA_NOISE, rng) for _ in range(12)])) == 1
     bumped = nudged(photo, (6, 3))
     read = labelled_dice(labels, (6, 3), misread=(2, 4))  # (the five read as a four)
-    frames = [_noisy(bumped, rng) for _ in range(12)]
+    frames = [noisy(bumped, CAMERA_NOISE, rng) for _ in range(12)]
     assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0) == []
     assert s.status.reason == CAMERA_NUDGED and s.nudged == (6, 3)
     x0, y0, x1, y1 = labels[2]["box"]  # (the five, turned a quarter where it lies)
     half, cx, cy = max(x1 - x0, y1 - y0) // 2 + 2, (x0 + x1) // 2 + 6, (y0 + y1) // 2 + 3
     turned = bumped.copy()
     turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(bumped[cy - half : cy + half, cx - half : cx + half])
-    frames = [_noisy(turned, rng) for _ in range(12)]
+    frames = [noisy(turned, CAMERA_NOISE, rng) for _ in range(12)]
     got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
     assert [[d.value for d in dice] for _, dice in got] == [[d.value for d in read]], s.status.reason
 
@@ -698,12 +697,12 @@ def test_zones_follow_a_nudged_camera_and_a_die_misread_then_is_no_roll() -> Non
     rng = np.random.default_rng(8)
     read = labelled_dice(labels)
     s = Settler(lambda frame: read, zones=zones)
-    got = feed_all(s, [_noisy(photo, rng) for _ in range(12)])
+    got = feed_all(s, [noisy(photo, CAMERA_NOISE, rng) for _ in range(12)])
     assert len(got) == 1 and got[0][1][0].zone == "tray" and s.zones is zones
     bumped = nudged(photo, (8, 4))
     read = labelled_dice(labels, (8, 4), misread=(2, 4))  # (the five read as a four)
     reasons = []
-    for k, f in enumerate([hand_over(_noisy(bumped, rng)) for _ in range(2)] + [_noisy(bumped, rng) for _ in range(12)]):
+    for k, f in enumerate([hand_over(noisy(bumped, CAMERA_NOISE, rng)) for _ in range(2)] + [noisy(bumped, CAMERA_NOISE, rng) for _ in range(12)]):
         assert s.feed(f, 5.0 + 0.1 * k) is None
         reasons.append(s.status.reason)
     assert reasons.count(ZONES_MOVED) == 1 and reasons[-1] == CAMERA_NUDGED, reasons
@@ -715,7 +714,7 @@ def test_zones_follow_a_nudged_camera_and_a_die_misread_then_is_no_roll() -> Non
     turned = bumped.copy()
     turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(bumped[cy - half : cy + half, cx - half : cx + half])
     read = labelled_dice(labels, (8, 4), misread=(2, 3))
-    frames = [_noisy(turned, rng) for _ in range(12)]
+    frames = [noisy(turned, CAMERA_NOISE, rng) for _ in range(12)]
     got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
     assert [[(d.value, d.zone) for d in dice][:3] for _, dice in got] == [[(6, "tray"), (6, "tray"), (3, "tray")]], s.status.reason
     assert s.zones_moved == (8, 4)
@@ -730,12 +729,12 @@ def test_zones_follow_a_nudge_too_slight_to_be_motion_after_a_while() -> None:
     rng = np.random.default_rng(10)
     read = labelled_dice(labels)
     s = Settler(lambda frame: read, zones=zones)
-    assert len(feed_all(s, [_noisy(photo, rng) for _ in range(12)])) == 1
+    assert len(feed_all(s, [noisy(photo, CAMERA_NOISE, rng) for _ in range(12)])) == 1
     bumped = nudged(photo, (1, 0))
     read = labelled_dice(labels, (1, 0))
     seen = []
     for k in range(round(FOLLOW_SECONDS / 0.1) + 5):
-        assert s.feed(_noisy(bumped, rng), 1.2 + 0.1 * k) is None
+        assert s.feed(noisy(bumped, CAMERA_NOISE, rng), 1.2 + 0.1 * k) is None
         seen.append((s.status.moving, s.zones_moved))
     assert not any(moving for moving, _ in seen)
     first = next(k for k, (_, moved) in enumerate(seen) if moved == (1, 0))  # (looked at first when it came to rest, 0.3 s in)
@@ -752,6 +751,6 @@ def test_zones_stay_where_they_are_while_the_camera_does() -> None:
     s = Settler(lambda frame: read, zones=zones)
     for throw in range(4):
         read = labelled_dice(labels, misread=(0, 1 + throw))
-        frames = [_noisy(photo, rng) for _ in range(10)]
+        frames = [noisy(photo, CAMERA_NOISE, rng) for _ in range(10)]
         feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0 * throw)
         assert s.zones is zones and s.zones_moved == (0, 0)
