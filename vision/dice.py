@@ -55,7 +55,7 @@ network then checks and reads each candidate:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
@@ -281,7 +281,8 @@ class Look:
 
 
 def look_at(
-    image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False, table: Table | None = None, before: Look | None = None
+    image: np.ndarray, params: Params = AUTO, scale: float | None = None, changed_only: bool = False, table: Table | None = None, before: Look | None = None,
+    search_whole: bool = False,
 ) -> Look:
     """:func:`read_dice`, keeping what it saw on the way (:class:`Look`).
 
@@ -301,13 +302,22 @@ def look_at(
     candidate faces found there (:func:`candidate_faces`) show dice smaller than
     ``params.min_work_die`` working pixels (:func:`die_size`) and the image was
     reduced, it is looked at again at the scale :func:`better_scale` gives, and
-    only then are the candidates read (:func:`read_faces`). A reduced picture's
+    only then are the candidates read (:func:`read_faces`). When every candidate
+    of the first look lies in the parts of the picture that differ from the
+    table (:func:`changed_parts`), the second look searches those parts alone
+    (:attr:`Look.in_parts`), as a camera's reader does once a whole look has
+    shown that they hold its dice: a picture's bare table is not searched twice.
+    ``search_whole`` searches the whole picture at the second scale all the
+    same: a camera's check of a whole frame, whose readings must tell whether
+    its parts hold every die (:func:`in_changed_parts`). A reduced picture's
     groups of touching dice that the look is in doubt about are read again
     larger (:func:`touching_groups`, :func:`touching_again`).
     """
     work, scale, regions, faces, parts, seen, small, reused = _candidates(image, params, first_scale(image.shape) if scale is None else scale, changed_only, table, before)
     again = better_scale(faces, scale, params, regions)
     if again is not None:
+        # (the first look's candidates all in its parts: the dice are there, and the second look searches them alone)
+        changed_only = changed_only or (not search_whole and parts is not None and _all_inside(((f.x, f.y) for f in faces), parts))
         work, scale, regions, faces, parts, seen, small, reused = _candidates(image, params, again, changed_only, table, before)
     chosen, found, network = read_faces(image, work, scale, faces, regions, params)
     out: list[DieReading] = []
@@ -882,7 +892,7 @@ class DiceReader:
         table = seen.table
         seen.scale = scale
         before = _before(seen, in_parts) if seen.alike >= self.steady_reads - 1 else None
-        look = look_at(image, self.params, scale, changed_only=in_parts, table=table, before=before)
+        look = look_at(image, self.params, scale, changed_only=in_parts, table=table, before=before, search_whole=True)
         seen.alike = seen.alike + 1 if seen.last is not None and _same_dice(look.readings, seen.last.readings) else 0
         seen.last = look
         if look.in_parts:
@@ -1007,7 +1017,12 @@ def in_changed_parts(look: Look) -> bool:
     """Does every reading of a look (a die, sure or not) lie in its changed parts (:func:`changed_parts`; None: the whole picture)?"""
     if look.parts is None:
         return True
-    return all(any(x0 <= r.center[0] * look.scale < x1 and y0 <= r.center[1] * look.scale < y1 for x0, y0, x1, y1 in look.parts) for r in look.readings)
+    return _all_inside(((r.center[0] * look.scale, r.center[1] * look.scale) for r in look.readings), look.parts)
+
+
+def _all_inside(points: Iterable[tuple[float, float]], boxes: Sequence[_Box]) -> bool:
+    """Does every point (x, y) lie in one of the boxes (x0, y0, x1, y1; ends excluded)?"""
+    return all(any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in boxes) for x, y in points)
 
 
 def candidate_faces(
