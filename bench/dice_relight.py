@@ -18,7 +18,7 @@ photo changed, for each ``--change`` (default all):
 - ``lamp to the right``: times 0.7 at the left edge to 1.1 at the right;
 - ``spot``: times 1.15 under a lamp left of the centre, 0.4 less a frame's width away;
 - ``cooler white balance``: blue times 1.12, red times 0.88;
-- ``camera nudged N px`` (N 2, 4, 8, 16): the picture moved N pixels right and N/2 down, as a camera on a
+- ``camera nudged N px`` (N 2, 4, 8, 16, 32): the picture moved N pixels right and N/2 down, as a camera on a
   table that is bumped sees it (what comes in at the edges: the picture's mirror), in the same light.
 
 Printed for each: the tables answered, and how many then took a roll (each one
@@ -90,7 +90,7 @@ def in_light(frame: np.ndarray, light: str) -> np.ndarray:
     return np.clip(frame * LIGHTS[light](frame.shape), 0, 255).astype(np.uint8)
 
 
-NUDGES: dict[str, tuple[int, int]] = {f"camera nudged {n} px": (n, n // 2) for n in (2, 4, 8, 16)}
+NUDGES: dict[str, tuple[int, int]] = {f"camera nudged {n} px": (n, n // 2) for n in (2, 4, 8, 16, 32)}
 """Each nudge of the camera: how far (dx, dy, pixels) it moves the picture (:func:`vision.synth.nudged`)."""
 
 

@@ -214,13 +214,14 @@ def dice_relit(before: np.ndarray, after: np.ndarray, boxes: Sequence[tuple[floa
     return True
 
 
-NUDGE_REACH = 16
+NUDGE_REACH = 32
 """How far (frame pixels, each way) :func:`camera_shift` looks for a camera nudged when its table is bumped."""
 
-NUDGE_RESPONSE = 0.15
-"""The least peak of :func:`camera_shift`'s phase correlation (0 to 1) that tells a shift: byler's and matteo's
-photos nudged up to 16 pixels give 0.20 to 0.99, drawn plain tables whose only sight is their dice, left out,
-0.00 to 0.08 (docs/vision-record.md, "A camera nudged")."""
+NUDGE_LIKENESS = 0.3
+"""The least likeness (masked normalised cross-correlation, -1 to 1) of :func:`camera_shift`'s copies an eighth as
+large, the one moved by the shift found, that tells a shift: byler's and matteo's held photos, nudged up to 32 pixels
+or not, also in another light, give 0.77 to 1.00; drawn plain tables whose only sight is their dice, left out, 0.02
+to 0.03 (docs/vision-record.md, "A harder bump")."""
 
 
 def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
@@ -231,32 +232,59 @@ def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[flo
 
     The places ``hide`` (x0, y0, x1, y1: boxes of dice, then or now, a fifth larger each way) are left out of
     both pictures, each filled with the colour round it: dice a hand moved move alone, and must not be taken
-    for the table moving under them. Grey copies a quarter as large are phase-correlated (a change of light
-    does not move the peak; :data:`NUDGE_RESPONSE`), then, from there, the shift of whole pixels that leaves the
-    least mean difference of their fine detail outside the dice is sought on the copies half as large and at full
-    size (:func:`_least_difference`).
+    for the table moving under them. On grey copies an eighth as large, the shift within twice ``reach`` whose
+    overlap of their fine detail (:func:`_fine`: a change of light hardly changes it) is likest, the places
+    left out not counted (:func:`_likest_shift`; :data:`NUDGE_LIKENESS`; beyond ``reach``: none), then, from there, the shift of whole
+    pixels that leaves the least mean difference of their fine detail outside the dice is sought on the copies
+    a quarter and half as large and at full size (:func:`_least_difference`).
 
     >>> from vision.synth import render_dice
     >>> table, _ = render_dice([3, 5], seed=1)
     >>> camera_shift(table, np.roll(table, (2, -3), axis=(0, 1))), camera_shift(table, table)
     ((-3, 2), (0, 0))
     """
-    if before.shape != after.shape or min(before.shape[:2]) < 64:
+    if before.shape != after.shape or min(before.shape[:2]) < 128:
         return (0, 0)
-    levels = [[_grey(before)], [_grey(after)]]  # (full, half and quarter size, each)
-    for _ in range(2):
+    levels = [[_grey(before)], [_grey(after)]]  # (full, half, quarter and eighth size, each)
+    for _ in range(3):
         levels = [[*pics, halved(pics[-1], 1)] for pics in levels]
-    masks = [_shown(levels[0][k].shape, hide, 2.0**k) for k in range(3)]
-    a, b = (_fine(_filled(pics[2], masks[2])) for pics in levels)
-    window = cv2.createHanningWindow((a.shape[1], a.shape[0]), cv2.CV_32F)
-    (dx, dy), response = cv2.phaseCorrelate(a, b, window)
-    if response < NUDGE_RESPONSE or max(abs(dx), abs(dy)) * 4 > reach + 4:
+    masks = [_shown(levels[0][k].shape, hide, 2.0**k) for k in range(4)]
+    a, b = (_fine(_filled(pics[3], masks[3])) for pics in levels)
+    shift, likeness = _likest_shift(a, b, masks[3], 2 * (reach // 8 + 1))  # (twice as far: a bump further than reach is none)
+    if likeness < NUDGE_LIKENESS or max(abs(shift[0]), abs(shift[1])) * 8 > reach + 8:
         return (0, 0)
-    shift = (round(dx * 2), round(dy * 2))  # (half size)
-    for k in (1, 0):
-        shift = _least_difference(_fine(levels[0][k]), _fine(levels[1][k]), masks[k], shift, reach // 2 ** k + 1)
-        shift = (shift[0] * 2, shift[1] * 2) if k else shift
-    return shift if max(abs(shift[0]), abs(shift[1])) <= reach else (0, 0)
+    for k in (2, 1, 0):
+        shift = _least_difference(_fine(levels[0][k]), _fine(levels[1][k]), masks[k], (shift[0] * 2, shift[1] * 2), (reach + 8) // 2**k + 1)
+    return shift if max(abs(shift[0]), abs(shift[1])) <= reach else (0, 0)  # (the walks reach a little further: a bump just beyond reach is none, not one held at reach)
+
+
+def _likest_shift(a: np.ndarray, b: np.ndarray, shown: np.ndarray, reach: int) -> tuple[tuple[int, int], float]:
+    """The shift (dx, dy), at most ``reach`` each way, by which ``b`` shows ``a`` likest, and that likeness: the
+    normalised cross-correlation of the pixels ``shown`` (a mask of both) that both show, where they overlap on at
+    least half of them (Padfield's masked correlation, "Masked object registration in the Fourier domain", 2012:
+    the places left out weigh nothing, so they cannot hold the picture where it was). (0, 0) and -1.0 when
+    nothing is shown."""
+    m = shown.astype(np.float64)
+    total = float(m.sum())
+    if total == 0:
+        return (0, 0), -1.0
+    h, w = a.shape
+    size = (2 * h, 2 * w)  # (zero-padded: no shift wraps round)
+    f, g = a * m, b * m
+    spectra = {name: np.fft.rfft2(x, size) for name, x in (("m", m), ("f", f), ("g", g), ("ff", f * f), ("gg", g * g))}
+
+    def correlated(x: str, y: str) -> np.ndarray:  # sum over p of x(p) y(p + shift), for every shift within reach
+        c = np.fft.irfft2(np.conj(spectra[x]) * spectra[y], size)
+        return c[np.ix_(np.arange(-reach, reach + 1) % size[0], np.arange(-reach, reach + 1) % size[1])]
+
+    count, fm, mg = correlated("m", "m"), correlated("f", "m"), correlated("m", "g")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean_f, mean_g = fm / count, mg / count
+        spread = (correlated("ff", "m") - fm * mean_f) * (correlated("m", "gg") - mg * mean_g)
+        likeness = (correlated("f", "g") - fm * mean_g) / np.sqrt(spread)
+    likeness[~((count >= 0.5 * total) & (spread > 0))] = -1.0
+    dy, dx = np.unravel_index(int(np.argmax(likeness)), likeness.shape)
+    return (int(dx) - reach, int(dy) - reach), float(likeness[dy, dx])
 
 
 def _shown(shape: tuple[int, ...], hide: Sequence[tuple[float, float, float, float]], k: float) -> np.ndarray:
@@ -522,7 +550,7 @@ FOLLOW_SECONDS = 2.0
 """How often (seconds) a settler with zones looks for a nudge of the camera while its table stays at rest, besides at
 the first frame of each period at rest: a nudge of a few pixels of a smooth table is too slight for its motion test
 (a byler tray nudged 4 px, under a hand the table's own grey: bench/dice_relight.py --zones). Each look is one
-:func:`camera_shift`, 12 to 15 ms for a 1280 x 720 frame."""
+:func:`camera_shift`, 10 to 15 ms for a 1280 x 720 frame."""
 
 ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
 """The :class:`Settler`'s reason on the frame at rest where it found the camera nudged since the frame it last looked

@@ -32,7 +32,7 @@ def test_each_light_changes_the_picture_as_its_name_says() -> None:
 
 def test_each_nudge_moves_the_picture_as_its_name_says() -> None:
     picture = np.random.default_rng(0).integers(0, 256, (90, 160, 3), np.uint8)
-    assert CHANGES == (*LIGHTS, "camera nudged 2 px", "camera nudged 4 px", "camera nudged 8 px", "camera nudged 16 px")
+    assert CHANGES == (*LIGHTS, "camera nudged 2 px", "camera nudged 4 px", "camera nudged 8 px", "camera nudged 16 px", "camera nudged 32 px")
     for name, (dx, dy) in NUDGES.items():
         moved = changed(picture, name)
         assert dx == int(name.split()[2]) and dy == dx // 2

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support import labelled_dice, printed_tray
 from vision.dice import DiceReader
-from vision.settle import CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
+from vision.settle import CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, NUDGE_REACH, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
 from vision.synth import draw_die, noisy, nudged, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
@@ -647,6 +647,44 @@ def test_camera_shift_finds_how_far_a_nudged_camera_moved_the_picture_on_real_ph
     assert camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(moved, CAMERA_NOISE, rng), places) == (0, 0)
 
 
+@pytest.mark.parametrize("name", ["byler-IMG_20191208_111833.jpg", "matteo-dice_42.jpg"])
+def test_camera_shift_finds_a_hard_bump_with_the_dice_left_out_where_they_lay_and_lie(name: str) -> None:
+    """A bump of up to ``NUDGE_REACH`` (32 px) each way, the dice left out of both pictures at both places (as the
+    settler leaves out the answer's dice and those read now): told to a pixel, also in another light; further
+    than that, (0, 0) (no shift told, and none held at 32)."""
+    photo, labels = _fixture(name)
+    boxes = [tuple(d["box"]) for d in labels]
+    rng = np.random.default_rng(9)
+    lights = _lights(photo.shape)
+    assert NUDGE_REACH == 32
+    for (dx, dy), light in (((16, 8), None), ((24, -12), "darker"), ((-32, 16), None), ((30, 30), "a lamp to the right")):
+        now = nudged(photo, (dx, dy))
+        if light is not None:
+            now = np.clip(now * lights[light], 0, 255).astype(np.uint8)
+        hide = boxes + [(x0 + dx, y0 + dy, x1 + dx, y1 + dy) for x0, y0, x1, y1 in boxes]
+        got = camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(now, CAMERA_NOISE, rng), hide)
+        assert got == (dx, dy), (dx, dy, light, got)
+    for dx, dy in ((36, 0), (40, 20), (48, 0)):  # (further: no shift told, none held at the reach)
+        far = nudged(photo, (dx, dy))
+        hide = boxes + [(x0 + dx, y0 + dy, x1 + dx, y1 + dy) for x0, y0, x1, y1 in boxes]
+        assert camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(far, CAMERA_NOISE, rng), hide) == (0, 0), (dx, dy)
+
+
+@pytest.mark.parametrize(("name", "bump"), [("byler-IMG_20191208_111833.jpg", (-12, 6)), ("matteo-dice_42.jpg", (16, 8)), ("matteo-dice_42.jpg", (24, 12))])
+def test_a_wide_area_left_out_does_not_hold_the_picture_where_it_lay(name: str, bump: tuple[int, int]) -> None:
+    """A third of the picture's width and height left out in its middle (an ``ignore`` area over a score pad), and
+    the dice where they lay and lie: what is left out weighs nothing in the estimate, so the picture is not held
+    where it lay, nor pulled aside (a phase correlation of the pictures with those places filled in told (0, 0),
+    or (-6, -12) for a bump of (-12, 6))."""
+    photo, labels = _fixture(name)
+    h, w = photo.shape[:2]
+    boxes = [tuple(d["box"]) for d in labels]
+    dx, dy = bump
+    hide = [*boxes, *((x0 + dx, y0 + dy, x1 + dx, y1 + dy) for x0, y0, x1, y1 in boxes), (w // 3, h // 3, 2 * w // 3, 2 * h // 3)]
+    rng = np.random.default_rng(10)
+    assert camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, bump), CAMERA_NOISE, rng), hide) == bump
+
+
 def test_dice_moved_on_a_plain_table_are_no_nudge_of_the_camera() -> None:
     """On a table of one colour the dice are all there is to see: with them left out, nothing tells a shift, so dice
     moved by a hand (whatever their paths) are never taken for the camera moving."""
@@ -658,23 +696,25 @@ def test_dice_moved_on_a_plain_table_are_no_nudge_of_the_camera() -> None:
         assert camera_shift(noisy(before, CAMERA_NOISE, rng), noisy(after, CAMERA_NOISE, rng), boxes) == (0, 0)
 
 
-def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_then_is_one() -> None:
-    """A real table answered; the table is bumped and the camera with it (the picture moves 6 px right, 3 down):
-    the dice lie where they lay on the table, and one of them now reads another value. The picture put back where
-    it lay is the answer's, so it is no roll (``Settler.nudged`` says by how much). A die then turned a quarter
-    where it lay in the nudged picture is a roll."""
+@pytest.mark.parametrize("bump", [(6, 3), (28, -14)])
+def test_dice_misread_after_the_camera_was_nudged_are_no_roll_and_a_die_turned_then_is_one(bump: tuple[int, int]) -> None:
+    """A real table answered; the table is bumped and the camera with it (the picture moves 6 px right and 3 down,
+    or, a hard bump, 28 px right and 14 up, when every die also lies more than a third of its size from where it
+    lay in the picture): the dice lie where they lay on the table, and one of them now reads another value. The
+    picture put back where it lay is the answer's, so it is no roll (``Settler.nudged`` says by how much). A die
+    then turned a quarter where it lay in the nudged picture is a roll."""
     photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
     rng = np.random.default_rng(7)
     read = labelled_dice(labels)
     s = Settler(lambda frame: read)
     assert len(feed_all(s, [noisy(photo, CAMERA_NOISE, rng) for _ in range(12)])) == 1
-    bumped = nudged(photo, (6, 3))
-    read = labelled_dice(labels, (6, 3), misread=(2, 4))  # (the five read as a four)
+    bumped = nudged(photo, bump)
+    read = labelled_dice(labels, bump, misread=(2, 4))  # (the five read as a four)
     frames = [noisy(bumped, CAMERA_NOISE, rng) for _ in range(12)]
     assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0) == []
-    assert s.status.reason == CAMERA_NUDGED and s.nudged == (6, 3)
+    assert s.status.reason == CAMERA_NUDGED and s.nudged == bump
     x0, y0, x1, y1 = labels[2]["box"]  # (the five, turned a quarter where it lies)
-    half, cx, cy = max(x1 - x0, y1 - y0) // 2 + 2, (x0 + x1) // 2 + 6, (y0 + y1) // 2 + 3
+    half, cx, cy = max(x1 - x0, y1 - y0) // 2 + 2, (x0 + x1) // 2 + bump[0], (y0 + y1) // 2 + bump[1]
     turned = bumped.copy()
     turned[cy - half : cy + half, cx - half : cx + half] = np.rot90(bumped[cy - half : cy + half, cx - half : cx + half])
     frames = [noisy(turned, CAMERA_NOISE, rng) for _ in range(12)]
