@@ -219,16 +219,17 @@ NUDGE_REACH = 32
 
 NUDGE_LIKENESS = 0.3
 """The least likeness (masked normalised cross-correlation, -1 to 1) of :func:`camera_shift`'s copies an eighth as
-large, the one moved by the shift found, that tells a shift: byler's and matteo's held photos, nudged up to 32 pixels
-or not, also in another light, give 0.77 to 1.00; drawn plain tables whose only sight is their dice, left out, 0.02
-to 0.03 (docs/vision-record.md, "A harder bump")."""
+large at their likest shift that tells a shift: byler's and matteo's held photos, nudged up to 32 pixels or not, also
+in another light, give 0.83 to 1.00; drawn plain tables whose only sight is their dice, left out, 0.02 to 0.05
+(docs/vision-record.md, "A harder bump")."""
 
 
 def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
                  reach: int = NUDGE_REACH) -> tuple[int, int]:
     """How many whole pixels (dx, dy) the picture of the frame ``after`` lies from where it lay in the frame
     ``before``: a camera nudged when its table is bumped moves all of it. (0, 0) when it did not move, or when no
-    shift can be told: none within ``reach``, or a picture with nothing but the places ``hide`` to go by.
+    shift can be told: none within ``reach``, a picture with nothing but the places ``hide`` to go by, or one
+    under 128 pixels high or wide.
 
     The places ``hide`` (x0, y0, x1, y1: boxes of dice, then or now, a fifth larger each way) are left out of
     both pictures, each filled with the colour round it: dice a hand moved move alone, and must not be taken
