@@ -332,16 +332,17 @@ class CameraWorker(threading.Thread):
             self._new_zones.put(used)
         return used
 
-    def _zones_followed(self, zones: Any, shift: tuple[int, int], tile_settler: Any) -> None:
-        """The dice settler moved its zones ``shift`` (dx, dy, frame pixels) with the picture of a camera nudged
-        (``vision.settle.Settler.zones_moved``): the tiles are read in them too, the control page draws them
+    def _zones_followed(self, zones: Any, shift: tuple[int, int], other: Any) -> None:
+        """The settler the table's game reads with (of dice or of tiles) moved its zones ``shift`` (dx, dy, frame
+        pixels) with the picture of a camera nudged (``zones_moved`` of ``vision.settle.Settler`` and
+        ``vision.tile_settle.TileSettler``): the ``other`` settler reads in them too, the control page draws them
         (``calibration``), ``status["zones_moved"]`` adds the shift up since they were drawn, and ``zones_file``
         keeps them (whole or not at all), so that a table restarted reads in them. Unless a calibration saved
         on the control page meanwhile replaces them at the next picture."""
         with self._zones_lock:
             if not self._new_zones.empty():
                 return
-            self.zones = self.calibration = tile_settler.zones = zones
+            self.zones = self.calibration = other.zones = zones
             dx, dy = self.status["zones_moved"] or (0, 0)
             self.status["zones_moved"] = [dx + shift[0], dy + shift[1]]
             log.warning("camera: nudged %+d, %+d px (a bump?): the zones moved with the picture, %+d, %+d px in all since they were drawn",
@@ -423,6 +424,8 @@ class CameraWorker(threading.Thread):
         paused = PAUSED if self.status["paused"] else None  # (what holds the reading while the operator has paused it)
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
+            if tile_settler.zones is not self.zones and self.zones is not None:  # (moved with the picture of a camera nudged)
+                self._zones_followed(tile_settler.zones, tile_settler.zones_moved, settler)
             self.picture = (frame, (), settler.sure)  # (tiles are not drawn: the frame alone)
             self.status["settling"] = tile_settler.reason
             self._hold(paused or ("tile" if tile_settler.reason == TILE_IN_DOUBT else None))

@@ -554,8 +554,9 @@ the first frame of each period at rest: a nudge of a few pixels of a smooth tabl
 :func:`camera_shift`, 10 to 15 ms for a 1280 x 720 frame."""
 
 ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
-"""The :class:`Settler`'s reason on the frame at rest where it found the camera nudged since the frame it last looked
-at so and moved its zones with the picture (:attr:`Settler.zones_moved`); the next frames are read in the zones moved."""
+"""The reason of a :class:`Settler` (or a ``vision.tile_settle.TileSettler``) on the frame at rest where it found the
+camera nudged since the frame it last looked at so and moved its zones with the picture (:attr:`Settler.zones_moved`;
+:class:`ZonesFollower`); the next frames are read in the zones moved."""
 
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
 """The :class:`Settler`'s reason while it started disarmed and nothing has moved since."""
@@ -572,13 +573,48 @@ class _Seen:
 
 @dataclass(frozen=True)
 class _Anchor:
-    """A frame at rest as the camera gave it (a copy, the areas left out and all), the boxes of the dice read in it, and
-    the zones it was read in: what the next frame looked at so is compared with, to tell whether the camera was nudged
-    meanwhile (:meth:`Settler._follow`)."""
+    """A frame at rest as the camera gave it (a copy, the areas left out and all), the boxes of what was read in it,
+    and the zones it was read in: what the next frame looked at so is compared with, to tell whether the camera was
+    nudged meanwhile (:class:`ZonesFollower`)."""
 
     frame: np.ndarray
     boxes: list[tuple[float, float, float, float]]
     zones: Zones
+
+
+class ZonesFollower:
+    """Zones that follow a nudged camera, for a settler of dice or of tiles (the module's point 6): the first frame
+    of each period at rest, and one every :data:`FOLLOW_SECONDS` while it lasts, is compared with the last frame so
+    compared, as the camera gave them, what was read in either and the areas left out hidden (:func:`camera_shift`);
+    a shift moves the zones and the areas left out with the picture (:meth:`Zones.moved`)."""
+
+    def __init__(self) -> None:
+        self._anchor: _Anchor | None = None  # (the frame last looked at so)
+        self._anchored: float | None = None  # (when, in this period at rest; None: not yet)
+
+    def moving(self) -> None:
+        """The picture moves: the next frame at rest is looked at, whenever it comes."""
+        self._anchored = None
+
+    def due(self, now: float) -> bool:
+        """Is the frame at rest seen at ``now`` one to look at?"""
+        return self._anchored is None or now - self._anchored >= FOLLOW_SECONDS
+
+    def follow(self, frame: np.ndarray, zones: Zones, boxes: list[tuple[float, float, float, float]], now: float) -> tuple[Zones, tuple[int, int]] | None:
+        """``zones`` moved with the picture, and by how much (dx, dy, frame pixels), when the camera was nudged since
+        the frame last looked at so (:func:`camera_shift` of that frame and ``frame``, seen at ``now``, as the camera
+        gave them, ``boxes`` (what was read in ``frame``) and those of that frame and the areas left out hidden);
+        None when it was not, or when that frame was read in other zones (a calibration saved since)."""
+        self._anchored = now
+        size = (frame.shape[1], frame.shape[0])
+        last, out = self._anchor, None
+        if last is not None and last.zones is zones and last.frame.shape == frame.shape:
+            shift = camera_shift(last.frame, frame, [*last.boxes, *boxes, *zones.boxes_left_out(size)])
+            if shift != (0, 0):
+                zones = zones.moved(shift, size)
+                out = (zones, shift)
+        self._anchor = _Anchor(frame.copy(), boxes, zones)  # (a copy: a camera may fill the same buffer with its next frame)
+        return out
 
 
 class _Relighting:
@@ -693,9 +729,8 @@ class Settler:
         self._lit: _Relighting | None = None  # (whether the picture since the last motion is that but for its light)
         self.moved: tuple[bool, ...] = ()
         self.nudged = (0, 0)  # how far (dx, dy, frame pixels) the picture lay from the last answer's when last compared with it
-        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture (_follow)
-        self._anchor: _Anchor | None = None  # (the frame the zones are followed from: the last looked at so)
-        self._anchored: float | None = None  # (when the zones were last followed in this period at rest; None: not yet)
+        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture (ZonesFollower)
+        self._follower = ZonesFollower()
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
         self._table: np.ndarray | None = None  # ... and of the last one before it: what a hand is told from
@@ -733,7 +768,8 @@ class Settler:
             if self._still is not None:
                 self._table, self._still = self._still, None
             self._history.clear()
-            self.read, self._lit, self._anchored = (), None, None
+            self.read, self._lit = (), None
+            self._follower.moving()
             self._armed = self._armed or still.compared  # (a first frame, with nothing to compare, arms nothing)
             self.status = SettleStatus(motion, True, False, 0, self._armed, "moving")
             return None
@@ -753,10 +789,13 @@ class Settler:
         if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
             self.status = SettleStatus(motion, False, False, still.frames, self._armed, "settling")
             return None
-        if self.zones is not None and (self._anchored is None or now - self._anchored >= FOLLOW_SECONDS) and self._follow(given, dice, now):
-            self._history.clear()  # (read in the zones as they were: the next frames are read in the zones moved)
-            self.status = SettleStatus(motion, False, False, still.frames, self._armed, ZONES_MOVED)
-            return None
+        if self.zones is not None and self._follower.due(now):
+            followed = self._follower.follow(given, self.zones, [_box_of(d) for d in dice], now)
+            if followed is not None:
+                self.zones, self.zones_moved = followed
+                self._history.clear()  # (read in the zones as they were: the next frames are read in the zones moved)
+                self.status = SettleStatus(motion, False, False, still.frames, self._armed, ZONES_MOVED)
+                return None
         self._rest, self._rest_seen = dice, _Seen(still.picture, frame.copy())
         if not self._armed:
             if self._last is None:
@@ -839,25 +878,6 @@ class Settler:
         relit = self._lit(frame, [_box_of(d) for d in last], [_box_of(d) for d in dice], self.stillness)
         self.nudged = self._lit.shift or (0, 0)
         return relit
-
-    def _follow(self, frame: np.ndarray, dice: tuple[DieReading, ...], now: float) -> bool:
-        """Move the zones with the picture when the camera was nudged since the frame last looked at so
-        (:func:`camera_shift` of that frame and ``frame``, seen at ``now``, as the camera gave them, the dice
-        read in either and the areas left out hidden); True when it moved them."""
-        self._anchored = now
-        zones = self.zones
-        if zones is None:
-            return False
-        size = (frame.shape[1], frame.shape[0])
-        boxes = [_box_of(d) for d in dice]
-        last, moved = self._anchor, False
-        if last is not None and last.zones is zones and last.frame.shape == frame.shape:
-            shift = camera_shift(last.frame, frame, [*last.boxes, *boxes, *zones.boxes_left_out(size)])
-            if shift != (0, 0):
-                zones = self.zones = zones.moved(shift, size)
-                self.zones_moved, moved = shift, True
-        self._anchor = _Anchor(frame.copy(), boxes, zones)  # (a copy: a camera may fill the same buffer with its next frame)
-        return moved
 
     def _unchanged(self) -> str:
         """Why dice read otherwise than the last answer, in its picture but for the light, are no roll."""

@@ -9,6 +9,12 @@ since the last motion) give the same set of tiles, every tile sure (both halves
 read), that set is reported, once. A tile with an unsure half blocks the report:
 it is better to wait for the hand to leave or for the operator than to guess.
 
+With ``zones`` (a calibration: the seats whose tiles are counted at the end of a
+hand, and the ``ignore`` areas left out of every frame), the zones follow a camera
+nudged when its table is bumped, as a dice settler's do
+(:class:`vision.settle.ZonesFollower`): the tiles read in either frame are hidden
+from the comparison, as the dice are there.
+
 Pure and deterministic: the clock is an argument, the reader is injected (default
 :func:`vision.dominoes.read_dominoes`).
 
@@ -31,7 +37,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .settle import Stillness
+from .settle import ZONES_MOVED, Stillness, ZonesFollower
 from .types import TileReading
 from .zones import Zones
 
@@ -64,7 +70,9 @@ class TileSettler:
         if still_frames < 1 or agree < 1:
             raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
         self.reader = reader
-        self.zones = zones  # only its ``ignore`` areas matter here (left out of every frame)
+        self.zones = zones  # its ``ignore`` areas are left out of every frame; it follows a nudged camera
+        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture
+        self._follower = ZonesFollower()
         self.agree = agree
         self.stillness = Stillness(still_frames=still_frames, still_seconds=still_seconds,
                                    motion_threshold=motion_threshold, pixel_threshold=pixel_threshold,
@@ -79,13 +87,17 @@ class TileSettler:
         settled set differs from the last one reported, else None. When it reports,
         ``readings`` holds that frame's readings (centre, angle, corners) for the
         geometry (``vision.tile_contacts``). With ``zones``, the calibration's
-        ``ignore`` areas are left out of the frame first (:meth:`Zones.leave_out`)."""
+        ``ignore`` areas are left out of the frame first (:meth:`Zones.leave_out`), and the
+        zones follow a nudged camera (``zones_moved``; the reason :data:`~vision.settle.ZONES_MOVED`
+        on the frame where they moved, whose readings do not count towards agreement)."""
+        given = frame
         if self.zones is not None:
             frame = self.zones.leave_out(frame)
         still = self.stillness
         still.update(frame, now)
         if still.moving:
             self._history.clear()
+            self._follower.moving()
             self.reason = "moving"
             return None
         readings = list(self.reader(frame))
@@ -97,6 +109,13 @@ class TileSettler:
         if not still.settled:  # (read already: the readings of the frames it settles over count towards agreement)
             self.reason = "settling"
             return None
+        if self.zones is not None and self._follower.due(now):
+            followed = self._follower.follow(given, self.zones, [tile_box(r) for r in readings], now)
+            if followed is not None:
+                self.zones, self.zones_moved = followed
+                self._history.clear()  # (read with the areas left out where they were)
+                self.reason = ZONES_MOVED
+                return None
         if tiles is None:
             self.reason = TILE_IN_DOUBT
             return None
@@ -110,3 +129,16 @@ class TileSettler:
         self.readings = tuple(readings)
         self.reason = "settled"
         return tiles
+
+
+def tile_box(tile: TileReading) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) round a tile's corners; a tile read without them: 40 pixels wide about its centre.
+
+    >>> tile_box(TileReading((6, 2), (50.0, 20.0), corners=((30, 10), (70, 10), (70, 30), (30, 30))))
+    (30, 10, 70, 30)
+    """
+    if tile.corners:
+        xs, ys = [x for x, _ in tile.corners], [y for _, y in tile.corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+    x, y = tile.center
+    return (x - 20, y - 20, x + 20, y + 20)

@@ -19,6 +19,7 @@ from vision.types import DieReading
 from vision.zones import Zones
 
 FPS = 10.0
+DOMINOES = Path(__file__).resolve().parents[1] / "fixtures" / "dominoes"
 
 
 def feed_all(s: Settler, frames: Sequence[np.ndarray], t0: float = 0.0) -> list[tuple[float, tuple[DieReading, ...]]]:
@@ -393,6 +394,54 @@ def test_the_tile_settler_leaves_out_the_ignore_areas_too() -> None:
         s.feed(img, i / FPS)
     assert seen and all((f == (40, 110, 40)).all() for f in seen)
     assert not (img == (40, 110, 40)).all()
+
+
+def _layout_tiles(shift: tuple[int, int] = (0, 0)) -> list:
+    """The tiles of the real line of play (tests/fixtures/dominoes/layout.jpg) as a reader reads them, moved by
+    ``shift`` (a camera nudged)."""
+    from vision.types import TileReading
+
+    dx, dy = shift
+    labels = json.loads((DOMINOES / "labels.json").read_text())["layout.jpg"]
+    out = []
+    for t in labels:
+        x0, y0, x1, y1 = (v + o for v, o in zip(t["box"], (dx, dy, dx, dy)))
+        out.append(TileReading(tuple(t["pips"]), ((x0 + x1) / 2, (y0 + y1) / 2), corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
+    return out
+
+
+def test_the_tile_settlers_zones_follow_a_nudged_camera() -> None:
+    """A real line of play on a domino table whose seats are zones (Ann's edge 2 px right of a tile's centre) and
+    with an area left out (a strip at the right), reported. The table is bumped and the camera with it (8 px right,
+    4 down): at the next rest the tile settler moves the zones and the area left out with the picture
+    (``ZONES_MOVED``, ``zones_moved``), so that tile still lies in Ann's seat, where the zones as drawn would have
+    it in Bob's, and the same tiles are not reported again. With the camera still the zones never move."""
+    from vision.tile_settle import TileSettler
+
+    photo = cv2.imread(str(DOMINOES / "layout.jpg"))
+    drawn = {"size": [640, 640], "zones": {"Ann": [[0, 0], [256, 0], [256, 640], [0, 640]], "Bob": [[256, 0], [640, 0], [640, 640], [256, 640]]},
+             "ignore": [[[610, 0], [640, 0], [640, 640], [610, 640]]]}
+    zones = Zones.from_calibration(drawn)
+    rng = np.random.default_rng(11)
+    read = _layout_tiles()
+    s = TileSettler(lambda frame: read, zones=zones)
+    assert sum(s.feed(noisy(photo, CAMERA_NOISE, rng), i / FPS) is not None for i in range(12)) == 1
+    read = _layout_tiles((8, 4))
+    bumped = nudged(photo, (8, 4))
+    reasons = []
+    for k, f in enumerate([hand_over(noisy(bumped, CAMERA_NOISE, rng)) for _ in range(2)] + [noisy(bumped, CAMERA_NOISE, rng) for _ in range(12)]):
+        assert s.feed(f, 5.0 + k / FPS) is None
+        reasons.append(s.reason)
+    assert reasons.count(ZONES_MOVED) == 1 and reasons[-1] == "already reported", reasons
+    assert s.zones_moved == (8, 4) and s.zones is not zones
+    middle = read[4].center  # (the upright tile, 2 px left of Ann's edge as drawn, 8 px on now)
+    assert s.zones.zone_of(middle, (640, 640)) == "Ann" and zones.zone_of(middle, (640, 640)) == "Bob"
+    assert s.zones.to_calibration()["ignore"] == [[[618.0, 4.0], [648.0, 4.0], [648.0, 644.0], [618.0, 644.0]]]
+    still_camera = TileSettler(lambda frame: _layout_tiles(), zones=zones)
+    for hand in range(3):
+        for k, f in enumerate([hand_over(photo)] * 2 + [noisy(photo, CAMERA_NOISE, rng) for _ in range(30)]):
+            still_camera.feed(f, 10.0 * hand + k / FPS)
+        assert still_camera.zones is zones and still_camera.zones_moved == (0, 0)
 
 
 def test_the_tile_settler_reports_once_the_table_has_rested_long_enough() -> None:
