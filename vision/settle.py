@@ -53,7 +53,8 @@ seconds). It answers None almost always, and the dice (a tuple of
    zones and the areas left out with the picture (:attr:`Settler.zones`,
    :attr:`Settler.zones_moved`), so that a die lies in the zone it lies in on
    the table. That frame's readings, assigned to the zones as they were, do
-   not count towards agreement (:data:`ZONES_MOVED`).
+   not count towards agreement (:data:`ZONES_MOVED`). A :class:`ZonesFollower`
+   does this, for a domino table's tile settler too.
 7. **By hand.** A throw held by a die in doubt and entered by hand instead
    (:meth:`Settler.answered`: the control page's dice read, or any roll the
    table takes from another source than the camera) is answered as if the
