@@ -134,6 +134,17 @@ def takes_tiles(game: Any) -> bool:
     return type(game).from_tiles is not Game.from_tiles
 
 
+def takes_camera(game: Any) -> bool:
+    """Does the game take the camera's readings at all: dice (it has ``roll`` events) or domino tiles? Billiards and
+    the field sports take none, so what holds the camera is no news to their players (``Table``'s view).
+
+    >>> from rules.registry import get_game
+    >>> [takes_camera(get_game(name)) for name in ("pig", "all-fives", "futsal", "snooker")]
+    [True, True, False, False]
+    """
+    return "roll" in game.events or takes_tiles(game)
+
+
 def calibration_text(zones: Any) -> str:
     """The calibration file's text for ``zones`` (a ``vision.zones.Zones``): its calibration as JSON.
 

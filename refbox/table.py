@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from rules import Event, IllegalEvent, MalformedEvent, Session
 from rules.session import BadHeader, Header
 
+from .camera import takes_camera
 from .journal import Journal
 
 log = logging.getLogger(__name__)
@@ -260,7 +261,8 @@ class Table:
         settled or entered by hand), ``"tile"`` (a domino tile it cannot read), ``"lost"`` (the camera cannot be
         opened or stopped giving pictures: throws are entered by hand while it is retried), ``"paused"`` (the operator
         paused it: its readings are not sent, throws are entered by hand), None (nothing). The view carries
-        it as ``camera_hold`` while it holds, so that the pages and the scoreboards tell the players."""
+        it as ``camera_hold`` while it holds, so that the pages and the scoreboards tell the players (of a game that
+        takes the camera's readings: ``refbox.camera.takes_camera``; a futsal page says nothing of a dice camera)."""
         fut: Future[Result] = Future()
         self._queue.put(("hold", what, "camera", fut))
         return fut
@@ -316,7 +318,7 @@ class Table:
         if self.proposals:
             data["proposals"] = list(self.proposals)
             data["proposal_selected"] = self.selected
-        if self.camera_hold is not None:
+        if self.camera_hold is not None and takes_camera(self.session.game):  # (a futsal page says nothing of a dice camera)
             data["camera_hold"] = self.camera_hold
         self._seq += 1
         return View.of(self._seq, data)

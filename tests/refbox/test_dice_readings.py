@@ -411,6 +411,21 @@ def test_a_camera_lost_while_a_die_in_doubt_holds_the_throw_says_it_is_lost_unti
         table.stop()
 
 
+def test_what_holds_the_camera_is_in_the_view_of_games_that_take_its_readings_only(tmp_path):
+    """A table whose camera is lost while it plays futsal (the camera set up for its dice games): the futsal view says
+    nothing of it (its pages and scoreboards would tell the players to enter throws by hand); once the table plays a
+    dice game, or dominoes, its view says so."""
+    table = Table(Journal(tmp_path / "j.sqlite3"), {"game": "futsal", "players": ["Home", "Away"]})
+    assert table.handle_hold("lost").accepted and table.camera_hold == "lost"
+    assert "camera_hold" not in table.view.data
+    assert table.handle_new_game({"game": "pig", "players": ["Ann", "Bob"]}).accepted
+    assert table.view.data["camera_hold"] == "lost"
+    assert table.handle_new_game({"game": "all-fives", "players": ["Ann", "Bob"]}).accepted
+    assert table.view.data["camera_hold"] == "lost"
+    assert table.handle_new_game({"game": "snooker", "players": ["Ann", "Bob"]}).accepted
+    assert "camera_hold" not in table.view.data
+
+
 def test_a_paused_camera_reads_but_sends_nothing_and_once_resumed_takes_the_next_throw(tmp_path):
     """``CameraWorker.pause``: the throw it settles while paused is shown (``status["last"]``, refused as paused) and
     not sent; the view says ``paused`` (the players enter throws by hand). Resumed, the dice lying as it read them are
