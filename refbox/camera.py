@@ -354,15 +354,16 @@ class CameraWorker(threading.Thread):
             if not self._new_zones.empty():
                 return
             self.zones = self.calibration = other.zones = zones
-            dx, dy = self.status["zones_moved"] or (0, 0)
-            self.status["zones_moved"] = [dx + shift[0], dy + shift[1]]
-            log.warning("camera: nudged %+d, %+d px (a bump?): the zones moved with the picture, %+d, %+d px in all since they were drawn",
-                        shift[0], shift[1], *self.status["zones_moved"])
-            if self.zones_file is not None:
+            if self.zones_file is not None:  # (kept before the status says so: who sees zones_moved finds them in the file)
                 try:
                     write_whole(self.zones_file, calibration_text(zones))
                 except OSError as exc:  # (read in the zones moved all the same; a restart reads them as drawn)
                     log.error("camera: the zones moved could not be kept in %s: %s", self.zones_file, exc)
+            dx, dy = self.status["zones_moved"] or (0, 0)
+            moved = [dx + shift[0], dy + shift[1]]
+            log.warning("camera: nudged %+d, %+d px (a bump?): the zones moved with the picture, %+d, %+d px in all since they were drawn",
+                        shift[0], shift[1], *moved)
+            self.status["zones_moved"] = moved
 
     def heard(self, result: Any) -> None:
         """The table's answer to one event (a ``refbox.table.Table`` listener, on the table's loop while
