@@ -134,3 +134,17 @@ def labelled_dice(labels, shift=(0, 0), misread=None):
         value = misread[1] if misread is not None and misread[0] == i else d["value"]
         out.append(DieReading(value, ((x0 + x1) / 2, (y0 + y1) / 2), 0.95, (x0, y0, x1, y1)))
     return out
+
+
+def labelled_tiles(labels, shift=(0, 0)):
+    """The domino tiles of a labelled photo (``labels``: its entries of a labels.json, each a box and its pips) as a
+    reader reads them, their corners those of their boxes moved by ``shift`` (dx, dy: where they lie in a frame, or
+    a camera nudged)."""
+    from vision.types import TileReading
+
+    dx, dy = shift
+    out = []
+    for t in labels:
+        x0, y0, x1, y1 = (v + o for v, o in zip(t["box"], (dx, dy, dx, dy)))
+        out.append(TileReading(tuple(t["pips"]), ((x0 + x1) / 2, (y0 + y1) / 2), corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
+    return out

@@ -120,23 +120,14 @@ def test_a_domino_tables_zones_follow_its_camera_nudged(tmp_path, monkeypatch):
     import numpy as np
 
     import vision.dominoes
-    from tests.support import StillCamera, wait_until
+    from tests.support import StillCamera, labelled_tiles, wait_until
     from vision.synth import nudged
-    from vision.types import TileReading
     from vision.zones import Zones
 
     labels = json.loads((FIXTURES / "labels.json").read_text())["layout.jpg"]
     frame = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
     frame[40:680, 320:960] = cv2.imread(str(FIXTURES / "layout.jpg"))  # (the photo, 640 x 640, in a camera's frame)
-
-    def tiles(dx: int, dy: int) -> list:
-        out = []
-        for t in labels:
-            x0, y0, x1, y1 = t["box"][0] + 320 + dx, t["box"][1] + 40 + dy, t["box"][2] + 320 + dx, t["box"][3] + 40 + dy
-            out.append(TileReading(tuple(t["pips"]), ((x0 + x1) / 2, (y0 + y1) / 2), corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
-        return out
-
-    read = tiles(0, 0)
+    read = labelled_tiles(labels, (320, 40))
     monkeypatch.setattr(vision.dominoes, "read_dominoes", lambda picture: read)  # (the tile settler's reader)
     drawn = {"size": [1280, 720], "zones": {"Ann": [[0, 0], [640, 0], [640, 720], [0, 720]], "Bob": [[640, 0], [1280, 0], [1280, 720], [640, 720]]}}
     kept_in = tmp_path / "zones.json"
@@ -149,7 +140,7 @@ def test_a_domino_tables_zones_follow_its_camera_nudged(tmp_path, monkeypatch):
         assert table.submit({"type": "new_hand"}).result(5).accepted
         worker.start()
         assert wait_until(lambda: worker.status["settling"] == "already reported")
-        read = tiles(6, 3)
+        read = labelled_tiles(labels, (326, 43))
         camera.throw(nudged(frame, (6, 3)))
         assert wait_until(lambda: worker.status["zones_moved"] == [6, 3]), worker.status
         moved = {"size": [1280, 720], "zones": {"Ann": [[6, 3], [646, 3], [646, 723], [6, 723]], "Bob": [[646, 3], [1286, 3], [1286, 723], [646, 723]]}}

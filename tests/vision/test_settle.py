@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.support import labelled_dice, printed_tray
+from tests.support import labelled_dice, labelled_tiles, printed_tray
 from vision.dice import DiceReader
 from vision.settle import CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, NUDGE_REACH, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
 from vision.synth import draw_die, noisy, nudged, render_dice
@@ -399,15 +399,7 @@ def test_the_tile_settler_leaves_out_the_ignore_areas_too() -> None:
 def _layout_tiles(shift: tuple[int, int] = (0, 0)) -> list:
     """The tiles of the real line of play (tests/fixtures/dominoes/layout.jpg) as a reader reads them, moved by
     ``shift`` (a camera nudged)."""
-    from vision.types import TileReading
-
-    dx, dy = shift
-    labels = json.loads((DOMINOES / "labels.json").read_text())["layout.jpg"]
-    out = []
-    for t in labels:
-        x0, y0, x1, y1 = (v + o for v, o in zip(t["box"], (dx, dy, dx, dy)))
-        out.append(TileReading(tuple(t["pips"]), ((x0 + x1) / 2, (y0 + y1) / 2), corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
-    return out
+    return labelled_tiles(json.loads((DOMINOES / "labels.json").read_text())["layout.jpg"], shift)
 
 
 def test_the_tile_settlers_zones_follow_a_nudged_camera() -> None:
