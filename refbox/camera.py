@@ -343,13 +343,16 @@ class CameraWorker(threading.Thread):
             self._new_zones.put(used)
         return used
 
-    def _zones_followed(self, zones: Any, shift: tuple[int, int], other: Any) -> None:
-        """The settler the table's game reads with (of dice or of tiles) moved its zones ``shift`` (dx, dy, frame
-        pixels) with the picture of a camera nudged (``zones_moved`` of ``vision.settle.Settler`` and
-        ``vision.tile_settle.TileSettler``): the ``other`` settler reads in them too, the control page draws them
-        (``calibration``), ``status["zones_moved"]`` adds the shift up since they were drawn, and ``zones_file``
-        keeps them (whole or not at all), so that a table restarted reads in them. Unless a calibration saved
-        on the control page meanwhile replaces them at the next picture."""
+    def _zones_followed(self, fed: Any, other: Any) -> None:
+        """When the settler the table's game reads with (``fed``: of dice or of tiles) moved its zones with the
+        picture of a camera nudged (its ``zones`` are no longer the camera's; ``zones_moved`` of
+        ``vision.settle.Settler`` and ``vision.tile_settle.TileSettler``): the ``other`` settler reads in them too,
+        the control page draws them (``calibration``), ``status["zones_moved"]`` adds the shift up since they were
+        drawn, and ``zones_file`` keeps them (whole or not at all), so that a table restarted reads in them. Unless
+        a calibration saved on the control page meanwhile replaces them at the next picture."""
+        zones, shift = fed.zones, fed.zones_moved
+        if zones is self.zones or self.zones is None:
+            return
         with self._zones_lock:
             if not self._new_zones.empty():
                 return
@@ -436,8 +439,7 @@ class CameraWorker(threading.Thread):
         paused = PAUSED if self.status["paused"] else None  # (what holds the reading while the operator has paused it)
         if takes_tiles(self.table.session.game):
             tiles = tile_settler.feed(frame, self.clock())
-            if tile_settler.zones is not self.zones and self.zones is not None:  # (moved with the picture of a camera nudged)
-                self._zones_followed(tile_settler.zones, tile_settler.zones_moved, settler)
+            self._zones_followed(tile_settler, settler)
             self.picture = (frame, (), settler.sure)  # (tiles are not drawn: the frame alone)
             self.status["settling"] = tile_settler.reason
             self._hold(paused or ("tile" if tile_settler.reason == TILE_IN_DOUBT else None))
@@ -449,8 +451,7 @@ class CameraWorker(threading.Thread):
             for values in entered:
                 settler.answered(values)
             dice = settler.feed(frame, self.clock())
-            if settler.zones is not self.zones and self.zones is not None:  # (moved with the picture of a camera nudged)
-                self._zones_followed(settler.zones, settler.zones_moved, tile_settler)
+            self._zones_followed(settler, tile_settler)
             self.picture = (frame, settler.read, settler.sure)
             self.status["settling"] = settler.status.reason
             self._hold(paused or ("die" if settler.status.reason == DIE_IN_DOUBT else None))
