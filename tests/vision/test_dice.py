@@ -311,6 +311,23 @@ def test_a_picture_is_made_smaller_by_the_mean_of_the_pixels_each_new_one_covers
     assert (shrunk(plain, (100, 56)) == plain[0, 0]).all()  # (a plain picture stays its colour to the edges)
 
 
+def test_a_blur_too_slight_to_change_a_pixel_is_left_out_and_changes_nothing() -> None:
+    """shrunk skips the blur below _IDENTITY_SIGMA (scales above 0.72) because OpenCV's blur leaves
+    bytes as they are there: the same pixels as blurred, on noise (the finest pattern there is)."""
+    from vision.dice import _IDENTITY_SIGMA, shrunk
+
+    noise = np.random.default_rng(3).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    for size in [(1216, 684), (1024, 576), (960, 540), (930, 523)]:  # (scales 0.95, 0.8, 0.75, 0.727)
+        sigma_x, sigma_y = (np.sqrt(((n / m) ** 2 - 1) / 12) for n, m in zip(noise.shape[1::-1], size))
+        assert max(sigma_x, sigma_y) < _IDENTITY_SIGMA
+        blurred = cv2.GaussianBlur(noise, (0, 0), sigma_x, sigmaY=sigma_y)
+        assert np.array_equal(blurred, noise), size
+        assert np.array_equal(shrunk(noise, size), cv2.resize(blurred, size, interpolation=cv2.INTER_LINEAR)), size
+    # (just above it the blur changes pixels, and is made)
+    sigma = np.sqrt(((1280 / 880) ** 2 - 1) / 12)
+    assert sigma > _IDENTITY_SIGMA and not np.array_equal(cv2.GaussianBlur(noise, (0, 0), sigma), noise)
+
+
 def test_json_shape() -> None:
     img, _ = render_dice([2], seed=5)
     (r,) = read_dice(img)
