@@ -26,8 +26,8 @@ compares frames before it chooses, by when it has also learnt what stays of the
 table (a tray's rim) and searches only round the dice. Each time, it reads a copy
 of the frame with a camera's noise of its own (``bench.dice_accuracy.noisy``, 2 grey levels):
 once three looks have read the same dice, a frame that shows the same parts as
-the frame before, alike but for such noise, has that frame's candidates read
-again by the network instead of searched (``vision.dice.look_at``'s ``before``;
+the frame before, alike but for such noise, keeps that frame's readings instead
+of being searched and read (``vision.dice.look_at``'s ``before``;
 the frames whose readings differ from one noisy copy to the next are each
 searched). The lines "as a camera, each frame
 searched" time the reader searching every frame, as it does the first frame at

@@ -1186,8 +1186,8 @@ def test_a_camera_reader_learns_what_stays_of_its_table_and_searches_only_the_di
 
 def test_a_camera_reader_reads_a_table_at_rest_again_without_searching_it_but_searches_what_changed() -> None:
     """A table at rest through a camera's noise: a frame read in the same parts as the frame before, which
-    differs from it by no more than ``Params.same_picture`` in any block of 8 x 8 working pixels, has that
-    frame's candidates read again by the network instead of searched (``Look.reused``), once its last three
+    differs from it by no more than ``Params.same_picture`` in any block of 8 x 8 working pixels, keeps that
+    frame's candidates and readings instead of being searched (``Look.reused``), once its last three
     looks have read the same dice (the looks a settler's agreement is made of are each searched). It reads
     what a reader searching every frame reads. The whole look of every tenth frame, and the frame after it,
     are read as the last whole look and the look in parts before it were, the picture being as it was then;
@@ -1227,6 +1227,35 @@ def test_a_camera_reader_reads_a_table_at_rest_again_without_searching_it_but_se
     assert not check.reused and values(check.readings) == [2, 4, 6]  # (the two was pushed since that one)
     with pytest.raises(ValueError, match="steady_reads 0"):
         DiceReader(steady_reads=0)
+
+
+def test_a_camera_reader_at_rest_keeps_the_readings_of_the_picture_it_read_and_runs_no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once its last three looks read the same dice, a frame that shows the picture the last look read but
+    for a camera's noise keeps that look's readings: the same candidates in the same pixels but for that
+    noise, read by the same network, read the same (the network is not run). Each frame is compared with
+    the picture those readings were read from, not with the frame before it: a light that grows a grey level
+    a frame is searched again once it is ``Params.same_picture`` (6) levels from it, and reads the same dice."""
+    import vision.dice_model
+
+    rng = np.random.default_rng(11)
+    base, _ = render_dice([1, 3, 5], seed=12, noise=0)
+
+    def shot(picture: np.ndarray, lighter: int = 0) -> np.ndarray:
+        return np.clip(picture + lighter + rng.normal(0.0, 2.0, picture.shape), 0, 255).astype(np.uint8)
+
+    reader = DiceReader()
+    read = [reader.look(shot(base)) for _ in range(3)]
+    assert not any(look.reused for look in read) and values(read[-1].readings) == [1, 3, 5]
+    crops = []
+    real_classify = vision.dice_model.classify
+    monkeypatch.setattr(vision.dice_model, "classify", lambda work, centres, *a, **k: crops.append(len(centres)) or real_classify(work, centres, *a, **k))
+    rest = [reader.look(shot(base)) for _ in range(6)]
+    assert all(look.reused and look.readings is read[-1].readings for look in rest) and crops == []
+    assert all(look.work is not read[-1].work for look in rest)  # (each look's own pixels, for a network that reads its candidates: ChoosingReader)
+    lighter = [reader.look(shot(base, k)) for k in range(1, 10)]  # (a grey level lighter each frame)
+    searched = [k for k, look in enumerate(lighter, 1) if not look.reused]
+    assert searched and searched[0] in (6, 7, 8) and crops  # (6 levels from the picture read, give or take the noise)
+    assert all(values(look.readings) == [1, 3, 5] for look in lighter)
 
 
 def test_a_camera_reader_reads_a_table_at_rest_at_one_scale_and_so_the_same_each_time() -> None:
