@@ -19,7 +19,9 @@ photo changed, for each ``--change`` (default all):
 - ``spot``: times 1.15 under a lamp left of the centre, 0.4 less a frame's width away;
 - ``cooler white balance``: blue times 1.12, red times 0.88;
 - ``camera nudged N px`` (N 2, 4, 8, 16, 32): the picture moved N pixels right and N/2 down, as a camera on a
-  table that is bumped sees it (what comes in at the edges: the picture's mirror), in the same light.
+  table that is bumped sees it (what comes in at the edges: the picture's mirror), in the same light;
+- ``camera turned 1°``: the picture turned a degree counter-clockwise about the frame's centre (its corners
+  move 13 px); ``camera turned 2.5°, 10 px``: moved 10 px right and 5 up, then turned 2.5° clockwise.
 
 Printed for each: the tables answered, and how many then took a roll (each one
 a phantom: the dice lie where they lay on the table). Then, so that no real throw is taken for a change of light,
@@ -60,7 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.dice_accuracy import in_frame, noisy, part_photos, photo  # noqa: E402
 from vision.dice import camera_reader  # noqa: E402
-from vision.settle import FOLLOW_SECONDS, Settler  # noqa: E402
+from vision.settle import FOLLOW_SECONDS, Motion, Settler  # noqa: E402
 from vision.synth import draw_die, nudged  # noqa: E402
 from vision.zones import Zones  # noqa: E402
 
@@ -90,8 +92,13 @@ def in_light(frame: np.ndarray, light: str) -> np.ndarray:
     return np.clip(frame * LIGHTS[light](frame.shape), 0, 255).astype(np.uint8)
 
 
-NUDGES: dict[str, tuple[int, int]] = {f"camera nudged {n} px": (n, n // 2) for n in (2, 4, 8, 16, 32)}
-"""Each nudge of the camera: how far (dx, dy, pixels) it moves the picture (:func:`vision.synth.nudged`)."""
+NUDGES: dict[str, Motion] = {
+    **{f"camera nudged {n} px": Motion(n, n // 2) for n in (2, 4, 8, 16, 32)},
+    "camera turned 1°": Motion(0, 0, 1.0),
+    "camera turned 2.5°, 10 px": Motion(10, -5, -2.5),
+}
+"""Each nudge of the camera: how it moves the picture (:class:`vision.settle.Motion`: a shift, :func:`vision.synth.nudged`,
+then a turn about the frame's centre)."""
 
 
 CHANGES = (*LIGHTS, *NUDGES)
@@ -100,7 +107,13 @@ CHANGES = (*LIGHTS, *NUDGES)
 
 def changed(frame: np.ndarray, change: str) -> np.ndarray:
     """``frame`` after the ``change`` (:data:`CHANGES`): in a light, or seen by a camera nudged."""
-    return nudged(frame, NUDGES[change]) if change in NUDGES else in_light(frame, change)
+    if change not in NUDGES:
+        return in_light(frame, change)
+    motion = NUDGES[change]
+    if motion.turn == 0.0:
+        return nudged(frame, (motion.dx, motion.dy))
+    h, w = frame.shape[:2]
+    return cv2.warpAffine(frame, motion.matrix((w, h)), (w, h), borderMode=cv2.BORDER_REFLECT)
 
 
 def hand(frame: np.ndarray) -> np.ndarray:
@@ -144,8 +157,8 @@ def phantoms(frames: Sequence[np.ndarray], change: str, rng: np.random.Generator
 
 def zones_followed(frames: Sequence[np.ndarray], change: str, rng: np.random.Generator) -> tuple[int, int, int]:
     """Of ``frames`` (each a table with :data:`ZONES`), how many were answered, and of those, after the ``change``
-    (:func:`changed`), on how many the zones lay as the picture did (moved by the nudge; not moved in another light),
-    and on how many otherwise."""
+    (:func:`changed`), on how many the zones lay as the picture did (moved by the nudge, each corner within 1.5
+    pixels; not moved in another light), and on how many otherwise."""
     zones = Zones.from_calibration(ZONES)
     answered = right = wrong = 0
     for frame in frames:
@@ -153,12 +166,22 @@ def zones_followed(frames: Sequence[np.ndarray], change: str, rng: np.random.Gen
         if table.throw(frame, rng):
             answered += 1
             table.throw(changed(frame, change), rng, frames=8 + round(FOLLOW_SECONDS / 0.1))  # (a nudge too slight to be motion: looked for after a while)
-            got = table.settler.zones_moved if table.settler.zones is not zones else (0, 0)
-            if got == NUDGES.get(change, (0, 0)):
+            motion = NUDGES.get(change, Motion())
+            want = zones.moved((motion.dx, motion.dy), FRAME, motion.turn) if motion != Motion() else zones
+            got = table.settler.zones
+            if (got is zones) if want is zones else _corners_off(got, want) <= 1.5:
                 right += 1
             else:
                 wrong += 1
     return answered, right, wrong
+
+
+def _corners_off(a: Zones, b: Zones) -> float:
+    """How far (calibration pixels) a corner of a zone or area left out of ``a`` lies from the same one of ``b``, at most."""
+    pa, pb = a.to_calibration(), b.to_calibration()
+    points = [(p, q) for name in pa["zones"] for p, q in zip(pa["zones"][name], pb["zones"][name])]
+    points += [(p, q) for area, other in zip(pa.get("ignore", []), pb.get("ignore", [])) for p, q in zip(area, other)]
+    return max(max(abs(p[0] - q[0]), abs(p[1] - q[1])) for p, q in points)
 
 
 def next_throws(frames: Sequence[np.ndarray], rng: np.random.Generator) -> tuple[int, int]:
@@ -218,11 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{folder.name} / {args.part}: {len(names)} photos as tables; tables answered, then a roll taken after a change:")
         for change in changes:
             answered, phantom = phantoms(frames, change, rng)
-            print(f"  {change:<22} {answered:4d} answered, {phantom:3d} phantom rolls")
+            print(f"  {change:<26} {answered:4d} answered, {phantom:3d} phantom rolls")
         if args.zones:
             for change in changes:
                 answered, right, wrong = zones_followed(frames, change, rng)
-                print(f"  with zones, {change:<22} {answered:4d} answered, zones as the picture on {right}, otherwise on {wrong}")
+                print(f"  with zones, {change:<26} {answered:4d} answered, zones as the picture on {right}, otherwise on {wrong}")
         first, second = next_throws(frames, rng)
         print(f"  the next throw answered after {second} of {first} answers")
     turns, answered = turned(rng, range(1, args.turned + 1))

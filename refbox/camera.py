@@ -270,7 +270,7 @@ class CameraWorker(threading.Thread):
         self.status: dict[str, Any] = {"connected": False, "last_error": None, "readings": 0, "last": None,
                                        "dice_network": dice_network, "dice_parts": None, "unreadable": 0, "reading_error": None,
                                        "settling": None, "in_view": [], "read_ms": None, "interval_ms": round(interval * 1000),
-                                       "paused": False, "zones_moved": None}
+                                       "paused": False, "zones_moved": None, "zones_turned": None}
         self._read_times: deque[float] = deque(maxlen=READ_TIMES)  # (seconds each of the last pictures read took)
         self.pause_file = pause_file  # where a pause is kept across a restart (pause); None: nowhere
         if pause_file is not None and os.path.exists(pause_file):
@@ -339,7 +339,7 @@ class CameraWorker(threading.Thread):
                      ", ".join(zones.names) or "none", len(zones.ignore))
             used = None if zones.empty else zones
             self.calibration = used
-            self.status["zones_moved"] = None
+            self.status["zones_moved"] = self.status["zones_turned"] = None
             self._new_zones.put(used)
         return used
 
@@ -348,9 +348,10 @@ class CameraWorker(threading.Thread):
         picture of a camera nudged (its ``zones`` are no longer the camera's; ``zones_moved`` of
         ``vision.settle.Settler`` and ``vision.tile_settle.TileSettler``): the ``other`` settler reads in them too,
         the control page draws them (``calibration``), ``status["zones_moved"]`` adds the shift up since they were
-        drawn, and ``zones_file`` keeps them (whole or not at all), so that a table restarted reads in them. Unless
-        a calibration saved on the control page meanwhile replaces them at the next picture."""
-        zones, shift = fed.zones, fed.zones_moved
+        drawn (and ``status["zones_turned"]`` the turn, in degrees, once the camera was turned), and ``zones_file``
+        keeps them (whole or not at all), so that a table restarted reads in them. Unless a calibration saved on
+        the control page meanwhile replaces them at the next picture."""
+        zones, shift, turn = fed.zones, fed.zones_moved, fed.zones_turned
         if zones is self.zones or self.zones is None:
             return
         with self._zones_lock:
@@ -364,9 +365,12 @@ class CameraWorker(threading.Thread):
                     log.error("camera: the zones moved could not be kept in %s: %s", self.zones_file, exc)
             dx, dy = self.status["zones_moved"] or (0, 0)
             moved = [dx + shift[0], dy + shift[1]]
-            log.warning("camera: nudged %+d, %+d px (a bump?): the zones moved with the picture, %+d, %+d px in all since they were drawn",
-                        shift[0], shift[1], *moved)
+            turned = round((self.status["zones_turned"] or 0.0) + turn, 2)
+            log.warning("camera: nudged %+d, %+d px, turned %+.2f° (a bump?): the zones moved with the picture, %+d, %+d px, %+.2f° in all since they were drawn",
+                        shift[0], shift[1], turn, *moved, turned)
             self.status["zones_moved"] = moved
+            if turned or self.status["zones_turned"] is not None:
+                self.status["zones_turned"] = turned
 
     def heard(self, result: Any) -> None:
         """The table's answer to one event (a ``refbox.table.Table`` listener, on the table's loop while

@@ -38,7 +38,8 @@ seconds). It answers None almost always, and the dice (a tuple of
    now, or when some are no longer found: a die misread after such a change is
    no phantom roll, and a die turned to another face where it lay is a roll.
    Both are checked once the picture is put back where it lay then, when the
-   camera was nudged since (a table bumped: :func:`camera_shift`).
+   camera was nudged since (a table bumped: :func:`camera_shift`), or turned
+   as well, when a shift alone does not put it back (:func:`camera_motion`).
    ``moved`` says, for each die of an answer, whether it is new or lies
    elsewhere than in the answer before: dice
    only carried to the kept zone, the others untouched, are no throw. A table's
@@ -49,7 +50,7 @@ seconds). It answers None almost always, and the dice (a tuple of
    period at rest, and one every :data:`FOLLOW_SECONDS` while it lasts (a nudge
    of a few pixels of a smooth table is no motion), is compared with the last
    one so compared, as the camera gave them, the dice read in either and the
-   areas left out hidden (:func:`camera_shift`): a camera nudged since (a table bumped) moves the
+   areas left out hidden (:func:`camera_motion`): a camera nudged or turned since (a table bumped) moves the
    zones and the areas left out with the picture (:attr:`Settler.zones`,
    :attr:`Settler.zones_moved`), so that a die lies in the zone it lies in on
    the table. That frame's readings, assigned to the zones as they were, do
@@ -73,6 +74,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -225,39 +227,148 @@ in another light, give 0.83 to 1.00; drawn plain tables whose only sight is thei
 (docs/vision-record.md, "A harder bump")."""
 
 
+NUDGE_TURN = 3.0
+"""How far (degrees, each way) :func:`camera_motion` looks for a camera turned when its table is bumped."""
+
+TURN_STEP = 1.0
+"""The turns (degrees apart) :func:`camera_motion` tries first, on its copies an eighth as large ..."""
+
+TURN_LIKENESS = 0.02
+"""... where a turn must make the picture likelier than no turn by this much to be chosen (the likeness of
+:func:`_likest_shift`, on byler's and matteo's 208 held photos in 1280 x 720 frames: unmoved, the likeliest turn
+but none is 0.03 to 0.30 less likely than none; nudged (8, 4), at most 0.008 likelier; turned a degree, a turn of
+a degree is 0.023 to 0.28 likelier than none). The walks that make the turn finer start from the turn chosen, and
+reach 0.9 degree either way of it: a turn under a degree is found from none."""
+
+
+TURN_NEAR = 0.03
+"""No turn is looked for when a turn of :data:`TURN_STEP` either way is less likely than none by more than this
+(:func:`camera_motion`; the same likeness, the same photos: unmoved, 0.033 to 0.30 less likely; turned half a
+degree, at most 0.047 less likely, 0.018 in the median, and 7 of byler's 92 so not looked at; turned 0.3 degree,
+0.016 to 0.16): a frame whose camera did not turn, the usual case (a throw), costs three correlations instead of
+nine and no finer walks, about half the time."""
+
+
+class Motion(NamedTuple):
+    """How the picture of a camera moved (:func:`camera_motion`): ``dx``, ``dy`` whole pixels, then ``turn`` degrees
+    about the frame's centre (counter-clockwise as the frame shows it, as OpenCV turns pictures)."""
+
+    dx: int = 0
+    dy: int = 0
+    turn: float = 0.0
+
+    def matrix(self, size: tuple[int, int]) -> np.ndarray:
+        """The 2 x 3 matrix that takes a point (x, y) of the frame before to where it lies in the frame after, for
+        frames of ``size`` (width, height).
+
+        >>> (Motion(4, -2).matrix((100, 50)) + 0.0).tolist()
+        [[1.0, 0.0, 4.0], [0.0, 1.0, -2.0]]
+        """
+        w, h = size
+        m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), self.turn, 1.0)
+        m[:, 2] = m[:, 2] + m[:, :2] @ np.array([self.dx, self.dy], np.float64)
+        return m
+
+
 def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
                  reach: int = NUDGE_REACH) -> tuple[int, int]:
     """How many whole pixels (dx, dy) the picture of the frame ``after`` lies from where it lay in the frame
     ``before``: a camera nudged when its table is bumped moves all of it. (0, 0) when it did not move, or when no
     shift can be told: none within ``reach``, a picture with nothing but the places ``hide`` to go by, or one
-    under 128 pixels high or wide.
-
-    The places ``hide`` (x0, y0, x1, y1: boxes of dice, then or now, a fifth larger each way) are left out of
-    both pictures, each filled with the colour round it: dice a hand moved move alone, and must not be taken
-    for the table moving under them. On grey copies an eighth as large, the shift within twice ``reach`` whose
-    overlap of their fine detail (:func:`_fine`: a change of light hardly changes it) is likest, the places
-    left out not counted (:func:`_likest_shift`; :data:`NUDGE_LIKENESS`; beyond ``reach``: none), then, from there, the shift of whole
-    pixels that leaves the least mean difference of their fine detail outside the dice is sought on the copies
-    a quarter and half as large and at full size (:func:`_least_difference`).
+    under 128 pixels high or wide. :func:`camera_motion` that tells no turn.
 
     >>> from vision.synth import render_dice
     >>> table, _ = render_dice([3, 5], seed=1)
     >>> camera_shift(table, np.roll(table, (2, -3), axis=(0, 1))), camera_shift(table, table)
     ((-3, 2), (0, 0))
     """
+    motion = camera_motion(before, after, hide, reach, turn=0.0)
+    return (motion.dx, motion.dy)
+
+
+def camera_motion(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
+                  reach: int = NUDGE_REACH, turn: float = NUDGE_TURN) -> Motion:
+    """How the picture of the frame ``after`` moved from where it lay in the frame ``before`` (:class:`Motion`): a
+    camera nudged or turned when its table is bumped moves all of it. ``Motion()`` when it did not move, or when
+    no motion can be told: no shift within ``reach`` pixels and turn within ``turn`` degrees, a picture with nothing
+    but the places ``hide`` to go by, or one under 128 pixels high or wide.
+
+    The places ``hide`` (x0, y0, x1, y1: boxes of dice, then or now, a fifth larger each way) are left out of
+    both pictures, each filled with the colour round it: dice a hand moved move alone, and must not be taken
+    for the table moving under them. On grey copies an eighth as large, ``after``'s turned back by each turn
+    tried (every :data:`TURN_STEP` degrees within ``turn``), the shift within twice ``reach`` whose overlap of
+    their fine detail (:func:`_fine`: a change of light hardly changes it) is likest, the places left out and
+    those the turned copy does not show not counted (:func:`_likest_shift`; :data:`NUDGE_LIKENESS`; beyond
+    ``reach``: none); a turn is chosen there only when it is likelier than none by :data:`TURN_LIKENESS`. Then, from
+    there, the shift of whole pixels that leaves the least mean difference of their fine detail outside the dice
+    is sought on the copies a quarter and half as large and at full size (:func:`_least_difference`), the turn
+    made finer on the copies a quarter and half as large (:data:`_FINER_TURNS`: a half, a quarter, an eighth and
+    a sixteenth of a degree either way, the least difference kept); a turn that moves no corner of the frame by
+    a pixel is none.
+
+    >>> from vision.synth import render_dice
+    >>> table, _ = render_dice([3, 5], seed=1)
+    >>> camera_motion(table, table)
+    Motion(dx=0, dy=0, turn=0.0)
+    """
     if before.shape != after.shape or min(before.shape[:2]) < 128:
-        return (0, 0)
+        return Motion()
     levels = [[_grey(before)], [_grey(after)]]  # (full, half, quarter and eighth size, each)
     for _ in range(3):
         levels = [[*pics, halved(pics[-1], 1)] for pics in levels]
     masks = [_shown(levels[0][k].shape, hide, 2.0**k) for k in range(4)]
-    a, b = (_fine(_filled(pics[3], masks[3])) for pics in levels)
-    shift, likeness = _likest_shift(a, b, masks[3], 2 * (reach // 8 + 1))  # (twice as far: a bump further than reach is none)
+    a = _fine(_filled(levels[0][3], masks[3]))
+    steps = int(turn / TURN_STEP + 1e-9) + 1 if turn > 0 else 0  # (a step further: a turn further than ``turn`` is none)
+    tried: dict[int, tuple[tuple[int, int], float]] = {}  # (steps of TURN_STEP -> the likest shift, its likeness)
+
+    def likest(n: int) -> float:
+        if n not in tried:
+            back, shown = _turned_back(levels[1][3], masks[3], n * TURN_STEP)
+            tried[n] = _likest_shift(a, _fine(_filled(back, shown)), shown, 2 * (reach // 8 + 1))  # (twice as far: a bump further than reach is none)
+        return tried[n][1] - (TURN_LIKENESS if n else 0.0)  # (a turn must be likelier than none by TURN_LIKENESS)
+
+    if steps and max(likest(-1), likest(1)) + TURN_LIKENESS < likest(0) - TURN_NEAR:
+        steps = 0  # (a turn a step either way clearly less likely than none: no turn looked for)
+    n = max(sorted(range(-steps, steps + 1), key=abs), key=likest)  # (the nearest to none of the likeliest)
+    t, (shift, likeness) = n * TURN_STEP, tried[n]
     if likeness < NUDGE_LIKENESS or max(abs(shift[0]), abs(shift[1])) * 8 > reach + 8:
-        return (0, 0)
+        return Motion()
     for k in (2, 1, 0):
-        shift = _least_difference(_fine(levels[0][k]), _fine(levels[1][k]), masks[k], (shift[0] * 2, shift[1] * 2), (reach + 8) // 2**k + 1)
-    return shift if max(abs(shift[0]), abs(shift[1])) <= reach else (0, 0)  # (the walks reach a little further: a bump just beyond reach is none, not one held at reach)
+        fine_before = _fine(levels[0][k])
+
+        def walk(t: float) -> tuple[tuple[int, int], float]:
+            back, shown = _turned_back(levels[1][k], masks[k], t)
+            return _least_difference(fine_before, _fine(back), shown, (shift[0] * 2, shift[1] * 2), (reach + 8) // 2**k + 1)
+
+        found = walk(t)
+        for step in _FINER_TURNS.get(k, ()) if steps else ():  # (the turn made finer: from the eighth-size copies' step to about a 16th of a degree)
+            tries = {t: found, **{t + d: walk(t + d) for d in (-step, step)}}
+            t = min(tries, key=lambda x: tries[x][1])
+            found = tries[t]
+        shift = found[0]
+    if max(abs(shift[0]), abs(shift[1])) > reach or abs(t) > turn:  # (the walks reach a little further: a bump just beyond reach is none, not one held at reach)
+        return Motion()
+    if np.radians(abs(t)) * np.hypot(*before.shape[:2]) / 2 < 1.0:  # (a turn that moves no corner of the frame by a pixel is none)
+        t = 0.0
+    return Motion(shift[0], shift[1], t)
+
+
+_FINER_TURNS = {2: (TURN_STEP / 2, TURN_STEP / 4), 1: (TURN_STEP / 8, TURN_STEP / 16)}
+"""The steps (degrees) by which :func:`camera_motion` makes its turn finer on the copies a quarter (2) and half (1) as large."""
+
+
+def _turned_back(grey: np.ndarray, shown: np.ndarray, turn: float) -> tuple[np.ndarray, np.ndarray]:
+    """A grey copy of a frame turned back by ``turn`` degrees about its centre (each pixel p shows what the copy
+    showed at p turned by ``turn``), and ``shown`` (a mask of the places not left out) less the places it does not
+    show (beyond the copy's edge). Unturned: the copy and ``shown`` as they are."""
+    if turn == 0.0:
+        return grey, shown
+    h, w = grey.shape[:2]
+    m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), turn, 1.0)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    back = cv2.warpAffine(grey, m, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    inside = cv2.warpAffine(np.ones((h, w), np.uint8), m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderValue=0)
+    return back, shown & inside
 
 
 def _likest_shift(a: np.ndarray, b: np.ndarray, shown: np.ndarray, reach: int) -> tuple[tuple[int, int], float]:
@@ -271,7 +382,7 @@ def _likest_shift(a: np.ndarray, b: np.ndarray, shown: np.ndarray, reach: int) -
     if total == 0:
         return (0, 0), -1.0
     h, w = a.shape
-    size = (2 * h, 2 * w)  # (zero-padded: no shift wraps round)
+    size = (cv2.getOptimalDFTSize(h + reach + 1), cv2.getOptimalDFTSize(w + reach + 1))  # (zero-padded by reach and more: no shift within it wraps round)
     f, g = a * m, b * m
     spectra = {name: np.fft.rfft2(x, size) for name, x in (("m", m), ("f", f), ("g", g), ("ff", f * f), ("gg", g * g))}
 
@@ -320,10 +431,10 @@ def _fine(grey: np.ndarray) -> np.ndarray:
     return cv2.multiply(detail, 1.0 / max(cv2.norm(detail, cv2.NORM_L1) / detail.size, 1e-3))
 
 
-def _least_difference(a: np.ndarray, b: np.ndarray, shown: np.ndarray, start: tuple[int, int], reach: int) -> tuple[int, int]:
+def _least_difference(a: np.ndarray, b: np.ndarray, shown: np.ndarray, start: tuple[int, int], reach: int) -> tuple[tuple[int, int], float]:
     """The shift (dx, dy) by which ``b`` shows ``a`` with the least mean absolute difference over the pixels
     ``shown`` (in ``b``) that both show, near ``start``: from there, to the best of the eight shifts a pixel
-    away while one is better, never farther than ``reach`` each way."""
+    away while one is better, never farther than ``reach`` each way; and that difference."""
     h, w = a.shape
     tried: dict[tuple[int, int], float] = {}
 
@@ -342,7 +453,7 @@ def _least_difference(a: np.ndarray, b: np.ndarray, shown: np.ndarray, start: tu
     while True:
         near = min(((best[0] + i, best[1] + j) for j in (-1, 0, 1) for i in (-1, 0, 1)), key=lambda s: difference(*s))
         if near == best or difference(*near) >= difference(*best):
-            return best
+            return best, difference(*best)
         best = near
 
 
@@ -546,17 +657,17 @@ last answer's only by their light (:func:`relit`, :func:`dice_relit`), whatever 
 
 CAMERA_NUDGED = "unchanged since the last answer but for a nudge of the camera"
 """The :class:`Settler`'s reason when so, once the picture is put back where it lay then (:func:`camera_shift`: a camera nudged
-when its table is bumped; :attr:`Settler.nudged`)."""
+when its table is bumped; :func:`camera_motion`: turned as well; :attr:`Settler.nudged`, :attr:`Settler.turned`)."""
 
 FOLLOW_SECONDS = 2.0
 """How often (seconds) a settler with zones looks for a nudge of the camera while its table stays at rest, besides at
 the first frame of each period at rest: a nudge of a few pixels of a smooth table is too slight for its motion test
 (a byler tray nudged 4 px, under a hand the table's own grey: bench/dice_relight.py --zones). Each look is one
-:func:`camera_shift`, 10 to 15 ms for a 1280 x 720 frame."""
+:func:`camera_motion`, 20 to 30 ms for a 1280 x 720 frame (a shift alone, :func:`camera_shift`: 6 to 10)."""
 
 ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
 """The reason of a :class:`Settler` (or a ``vision.tile_settle.TileSettler``) on the frame at rest where it found the
-camera nudged since the frame it last looked at so and moved its zones with the picture (:attr:`Settler.zones_moved`;
+camera nudged or turned since the frame it last looked at so and moved its zones with the picture (:attr:`Settler.zones_moved`, :attr:`Settler.zones_turned`;
 :class:`ZonesFollower`); the next frames are read in the zones moved."""
 
 WAITING_FOR_A_THROW = "at rest since the camera started: waiting for a throw"
@@ -584,10 +695,10 @@ class _Anchor:
 
 
 class ZonesFollower:
-    """Zones that follow a nudged camera, for a settler of dice or of tiles (the module's point 6): the first frame
-    of each period at rest, and one every :data:`FOLLOW_SECONDS` while it lasts, is compared with the last frame so
-    compared, as the camera gave them, what was read in either and the areas left out hidden (:func:`camera_shift`);
-    a shift moves the zones and the areas left out with the picture (:meth:`Zones.moved`)."""
+    """Zones that follow a nudged or turned camera, for a settler of dice or of tiles (the module's point 6): the first
+    frame of each period at rest, and one every :data:`FOLLOW_SECONDS` while it lasts, is compared with the last frame
+    so compared, as the camera gave them, what was read in either and the areas left out hidden (:func:`camera_motion`);
+    a motion moves the zones and the areas left out with the picture (:meth:`Zones.moved`)."""
 
     def __init__(self) -> None:
         self._anchor: _Anchor | None = None  # (the frame last looked at so)
@@ -601,19 +712,19 @@ class ZonesFollower:
         """Is the frame at rest seen at ``now`` one to look at?"""
         return self._anchored is None or now - self._anchored >= FOLLOW_SECONDS
 
-    def follow(self, frame: np.ndarray, zones: Zones, boxes: list[tuple[float, float, float, float]], now: float) -> tuple[Zones, tuple[int, int]] | None:
-        """``zones`` moved with the picture, and by how much (dx, dy, frame pixels), when the camera was nudged since
-        the frame last looked at so (:func:`camera_shift` of that frame and ``frame``, seen at ``now``, as the camera
+    def follow(self, frame: np.ndarray, zones: Zones, boxes: list[tuple[float, float, float, float]], now: float) -> tuple[Zones, Motion] | None:
+        """``zones`` moved with the picture, and how (:class:`Motion`), when the camera was nudged or turned since the
+        frame last looked at so (:func:`camera_motion` of that frame and ``frame``, seen at ``now``, as the camera
         gave them, ``boxes`` (what was read in ``frame``) and those of that frame and the areas left out hidden);
         None when it was not, or when that frame was read in other zones (a calibration saved since)."""
         self._anchored = now
         size = (frame.shape[1], frame.shape[0])
         last, out = self._anchor, None
         if last is not None and last.zones is zones and last.frame.shape == frame.shape:
-            shift = camera_shift(last.frame, frame, [*last.boxes, *boxes, *zones.boxes_left_out(size)])
-            if shift != (0, 0):
-                zones = zones.moved(shift, size)
-                out = (zones, shift)
+            motion = camera_motion(last.frame, frame, [*last.boxes, *boxes, *zones.boxes_left_out(size)])
+            if motion != Motion():
+                zones = zones.moved((motion.dx, motion.dy), size, motion.turn)
+                out = (zones, motion)
         self._anchor = _Anchor(frame.copy(), boxes, zones)  # (a copy: a camera may fill the same buffer with its next frame)
         return out
 
@@ -621,14 +732,16 @@ class ZonesFollower:
 class _Relighting:
     """Whether the picture since the last motion is that of ``seen`` but for its light (:func:`relit`), and each
     box where a die lies or lay too (:func:`dice_relit`), once the picture is put back where it lay then when the
-    camera was nudged (:func:`camera_shift`: :attr:`shift`). Each verdict is kept until the picture moves: it is
-    the same picture till then, and dice at rest are read in the same boxes frame after frame."""
+    camera was nudged (:func:`camera_shift`), or turned when that alone does not put it back
+    (:func:`camera_motion`: :attr:`motion`). Each verdict is kept until the picture moves: it is the same picture
+    till then, and dice at rest are read in the same boxes frame after frame."""
 
     def __init__(self, seen: _Seen) -> None:
         self.seen = seen
-        self.shift: tuple[int, int] | None = None  # (how far the picture lies from the seen one's; None: not yet asked)
-        self._then = self._now = seen.frame  # (the parts of the seen frame and of the frame now that show the same)
-        self._corner = (0, 0)  # (where the part of the frame now starts in it)
+        self.motion: Motion | None = None  # (how the picture moved from the seen one's; None: not yet asked)
+        self._then = self._now = seen.frame  # (the parts of the seen frame and of the frame now, put back, that show the same)
+        self._then_at = self._now_at = (0.0, 0.0)  # (where those parts start in each frame: the seen one's, and the one now's)
+        self._back: np.ndarray | None = None  # (for a turn: the matrix that takes a point of the frame now to the seen one's)
         self._picture: bool | None = None
         self._boxes: dict[tuple[float, float, float, float], bool] = {}
 
@@ -636,27 +749,63 @@ class _Relighting:
                  now: Sequence[tuple[float, float, float, float]], still: Stillness) -> bool:
         """Are the picture, the boxes ``then`` (the seen frame's pixels) and the boxes ``now`` (``frame``'s) as they
         were but for the light?"""
-        if self.shift is None:  # (a copy: a camera may fill the same buffer with its next frame)
-            self.shift = camera_shift(self.seen.frame, frame, [*then, *now])
-            self._then, now_part, self._corner = overlap(self.seen.frame, frame, self.shift)
+        if self.motion is None:  # (a copy: a camera may fill the same buffer with its next frame)
+            hide = [*then, *now]
+            self._put_back(frame, Motion(*camera_shift(self.seen.frame, frame, hide)))
+            if not self._relit(frame, then, now, still):  # (a camera turned as well? then so, else as it is)
+                turned = camera_motion(self.seen.frame, frame, hide)
+                if turned.turn != 0.0:
+                    self._put_back(frame, turned)
+        return self._relit(frame, then, now, still)
+
+    def _put_back(self, frame: np.ndarray, motion: Motion) -> None:
+        """The parts of the seen frame and of ``frame`` that show the same once ``frame`` is put back by ``motion``."""
+        self.motion, self._picture, self._boxes, self._back = motion, None, {}, None
+        if motion.turn == 0.0:
+            self._then, now_part, corner = overlap(self.seen.frame, frame, (motion.dx, motion.dy))
             self._now = now_part.copy()
+            self._now_at = (float(corner[0]), float(corner[1]))
+            self._then_at = (corner[0] - motion.dx, corner[1] - motion.dy)
+            return
+        h, w = frame.shape[:2]
+        m = motion.matrix((w, h))
+        corners = np.array([[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1]], np.float64)
+        margin = int(np.ceil(np.abs(corners @ m[:, :2].T + m[:, 2] - corners).max())) + 1  # (a point of the seen frame this far in lies in the frame now)
+        back = cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+        inner = np.s_[margin : h - margin, margin : w - margin]
+        self._then, self._now = self.seen.frame[inner], back[inner]
+        self._then_at = self._now_at = (float(margin), float(margin))
+        self._back = cv2.invertAffineTransform(m)
+
+    def _relit(self, frame: np.ndarray, then: Sequence[tuple[float, float, float, float]],
+               now: Sequence[tuple[float, float, float, float]], still: Stillness) -> bool:
+        """:meth:`__call__` once the picture is put back (:meth:`_put_back`)."""
         if self._picture is None:
-            if self.shift == (0, 0):
+            if self.motion == Motion():
                 self._picture = relit(self.seen.picture, still.picture, still.pixel_threshold, still.motion_threshold)
             else:  # (the parts that show the same, shrunk as the settler shrinks a frame)
                 width = max(1, round(still.work_width * self._now.shape[1] / frame.shape[1]))
                 self._picture = relit(small_copy(self._then, width), small_copy(self._now, width), still.pixel_threshold, still.motion_threshold)
         if not self._picture:
             return False
-        dx, dy = self.shift
-        x, y = self._corner
-        for box in [(x0 + dx, y0 + dy, x1 + dx, y1 + dy) for x0, y0, x1, y1 in then] + list(now):
+        tx, ty = self._then_at
+        for box in [(x0 - tx, y0 - ty, x1 - tx, y1 - ty) for x0, y0, x1, y1 in then] + [self._from_now(b) for b in now]:
             if box not in self._boxes:
-                x0, y0, x1, y1 = box
-                self._boxes[box] = dice_relit(self._then, self._now, [(x0 - x, y0 - y, x1 - x, y1 - y)], still.pixel_threshold)
+                self._boxes[box] = dice_relit(self._then, self._now, [box], still.pixel_threshold)
             if not self._boxes[box]:
                 return False
         return True
+
+    def _from_now(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """A box of the frame now (x0, y0, x1, y1) in the pixels of the parts that show the same: put back with the
+        picture (its centre, for a turn; a die's box is about square, and a turn of a few degrees hardly changes it)."""
+        x0, y0, x1, y1 = box
+        if self._back is not None:
+            cx, cy = (self._back @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])).tolist()
+            dx, dy = cx - (x0 + x1) / 2, cy - (y0 + y1) / 2
+            x0, y0, x1, y1 = x0 + dx, y0 + dy, x1 + dx, y1 + dy
+        nx, ny = self._now_at
+        return (x0 - nx, y0 - ny, x1 - nx, y1 - ny)
 
 
 def _box_of(die: DieReading) -> tuple[float, float, float, float]:
@@ -729,8 +878,10 @@ class Settler:
         self._answer_seen: _Seen | None = None  # how the frame of the last answer looked (relit)
         self._lit: _Relighting | None = None  # (whether the picture since the last motion is that but for its light)
         self.moved: tuple[bool, ...] = ()
-        self.nudged = (0, 0)  # how far (dx, dy, frame pixels) the picture lay from the last answer's when last compared with it
-        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture (ZonesFollower)
+        self.nudged = (0, 0)  # how far (dx, dy, frame pixels) the picture lay from the last answer's when last compared with it ...
+        self.turned = 0.0  # ... and how far it was turned then (degrees, counter-clockwise: Motion)
+        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture (ZonesFollower) ...
+        self.zones_turned = 0.0  # ... and turned then (degrees, counter-clockwise: Motion)
         self._follower = ZonesFollower()
         self.status = SettleStatus()
         self._still: np.ndarray | None = None  # the small copy of the last still frame since the last motion
@@ -793,7 +944,8 @@ class Settler:
         if self.zones is not None and self._follower.due(now):
             followed = self._follower.follow(given, self.zones, [_box_of(d) for d in dice], now)
             if followed is not None:
-                self.zones, self.zones_moved = followed
+                self.zones, bump = followed
+                self.zones_moved, self.zones_turned = (bump.dx, bump.dy), bump.turn
                 self._history.clear()  # (read in the zones as they were: the next frames are read in the zones moved)
                 self.status = SettleStatus(motion, False, False, still.frames, self._armed, ZONES_MOVED)
                 return None
@@ -877,12 +1029,13 @@ class Settler:
         if self._lit is None or self._lit.seen is not seen:
             self._lit = _Relighting(seen)
         relit = self._lit(frame, [_box_of(d) for d in last], [_box_of(d) for d in dice], self.stillness)
-        self.nudged = self._lit.shift or (0, 0)
+        motion = self._lit.motion or Motion()
+        self.nudged, self.turned = (motion.dx, motion.dy), motion.turn
         return relit
 
     def _unchanged(self) -> str:
         """Why dice read otherwise than the last answer, in its picture but for the light, are no roll."""
-        return CAMERA_NUDGED if self.nudged != (0, 0) else LIGHT_CHANGED
+        return CAMERA_NUDGED if self.nudged != (0, 0) or self.turned else LIGHT_CHANGED
 
     def _same(self, a: tuple[DieReading, ...], b: tuple[DieReading, ...]) -> bool:
         """The same dice: equal multiset of values, each die of ``a`` near a die of ``b`` of that value."""

@@ -71,7 +71,8 @@ class TileSettler:
             raise ValueError(f"still_frames and agree must be at least 1, got {still_frames} and {agree}")
         self.reader = reader
         self.zones = zones  # its ``ignore`` areas are left out of every frame; it follows a nudged camera
-        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture
+        self.zones_moved = (0, 0)  # how far (dx, dy, frame pixels) the zones were last moved with the picture ...
+        self.zones_turned = 0.0  # ... and turned then (degrees, counter-clockwise: vision.settle.Motion)
         self._follower = ZonesFollower()
         self.agree = agree
         self.stillness = Stillness(still_frames=still_frames, still_seconds=still_seconds,
@@ -112,7 +113,8 @@ class TileSettler:
         if self.zones is not None and self._follower.due(now):
             followed = self._follower.follow(given, self.zones, [tile_box(r) for r in readings], now)
             if followed is not None:
-                self.zones, self.zones_moved = followed
+                self.zones, bump = followed
+                self.zones_moved, self.zones_turned = (bump.dx, bump.dy), bump.turn
                 self._history.clear()  # (read with the areas left out where they were)
                 self.reason = ZONES_MOVED
                 return None

@@ -113,7 +113,8 @@ def test_a_tile_the_camera_cannot_read_is_in_the_view_until_it_can(tmp_path, mon
 def test_a_domino_tables_zones_follow_its_camera_nudged(tmp_path, monkeypatch):
     """A real line of play on a domino table whose seats are zones, reported; the table is bumped and the camera with
     it (6 px right, 3 down): the camera moves the zones with the picture, keeps them in its calibration file and says
-    how far they moved (``status["zones_moved"]``)."""
+    how far they moved (``status["zones_moved"]``). Bumped again, the camera turned a degree: the zones turn with
+    the picture, and ``status["zones_turned"]`` says how far."""
     import json
 
     import cv2
@@ -121,6 +122,7 @@ def test_a_domino_tables_zones_follow_its_camera_nudged(tmp_path, monkeypatch):
 
     import vision.dominoes
     from tests.support import StillCamera, labelled_tiles, wait_until
+    from vision.settle import Motion
     from vision.synth import nudged
     from vision.zones import Zones
 
@@ -145,7 +147,15 @@ def test_a_domino_tables_zones_follow_its_camera_nudged(tmp_path, monkeypatch):
         assert wait_until(lambda: worker.status["zones_moved"] == [6, 3]), worker.status
         moved = {"size": [1280, 720], "zones": {"Ann": [[6, 3], [646, 3], [646, 723], [6, 723]], "Bob": [[646, 3], [1286, 3], [1286, 723], [646, 723]]}}
         assert json.loads(kept_in.read_text()) == moved and worker.calibration is not None and worker.calibration.to_calibration() == moved
-        assert worker.zones is worker.calibration
+        assert worker.zones is worker.calibration and worker.status["zones_turned"] is None
+        # (bumped again, the camera turned a degree about the frame's centre: the zones turn with the picture)
+        h, w = frame.shape[:2]
+        camera.throw(cv2.warpAffine(nudged(frame, (6, 3)), Motion(0, 0, 1.0).matrix((w, h)), (w, h), borderMode=cv2.BORDER_REFLECT))
+        assert wait_until(lambda: worker.status["zones_turned"] is not None), worker.status
+        assert abs(worker.status["zones_turned"] - 1.0) <= 0.15 and worker.status["zones_moved"] == [6, 3], worker.status
+        turned = Zones.from_calibration(moved).moved((0, 0), (w, h), 1.0).to_calibration()
+        kept = json.loads(kept_in.read_text())
+        assert max(abs(a - b) for name in turned["zones"] for p, q in zip(turned["zones"][name], kept["zones"][name]) for a, b in zip(p, q)) <= 2.0
     finally:
         worker.stop()
         table.stop()

@@ -13,7 +13,10 @@ import pytest
 
 from tests.support import labelled_dice, labelled_tiles, printed_tray
 from vision.dice import DiceReader
-from vision.settle import CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, NUDGE_REACH, ZONES_MOVED, Settler, camera_shift, dice_relit, relit, skin_fraction, small_copy
+from vision.settle import (
+    CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, NUDGE_REACH, NUDGE_TURN, ZONES_MOVED, Motion, Settler, camera_motion, camera_shift, dice_relit, relit,
+    skin_fraction, small_copy,
+)
 from vision.synth import draw_die, noisy, nudged, render_dice
 from vision.types import DieReading
 from vision.zones import Zones
@@ -726,6 +729,84 @@ def test_a_wide_area_left_out_does_not_hold_the_picture_where_it_lay(name: str, 
     assert camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, bump), CAMERA_NOISE, rng), hide) == bump
 
 
+def _turned(photo: np.ndarray, motion: Motion) -> np.ndarray:
+    """``photo`` as a camera moved by ``motion`` sees it (what comes in at the edges: the picture's mirror)."""
+    h, w = photo.shape[:2]
+    return cv2.warpAffine(photo, motion.matrix((w, h)), (w, h), borderMode=cv2.BORDER_REFLECT)
+
+
+def _moved_boxes(boxes: Sequence[tuple[float, float, float, float]], motion: Motion, size: tuple[int, int]) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, y0, x1, y1) of a frame of ``size`` moved with the picture by ``motion``: their centres moved, their sizes kept."""
+    m = motion.matrix(size)
+    out = []
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])).tolist()
+        out.append((cx - (x1 - x0) / 2, cy - (y1 - y0) / 2, cx + (x1 - x0) / 2, cy + (y1 - y0) / 2))
+    return out
+
+
+def _off(got: Motion, want: Motion, size: tuple[int, int]) -> float:
+    """How far (pixels) ``got`` puts a corner of a frame of ``size`` from where ``want`` puts it, at most."""
+    w, h = size
+    corners = np.array([[0, 0, 1], [w - 1, 0, 1], [0, h - 1, 1], [w - 1, h - 1, 1]], np.float64)
+    return float(np.abs(corners @ got.matrix(size).T - corners @ want.matrix(size).T).max())
+
+
+@pytest.mark.parametrize("name", ["byler-IMG_20191208_111833.jpg", "matteo-dice_42.jpg"])
+def test_camera_motion_finds_a_camera_turned_as_well_as_nudged_on_real_photos(name: str) -> None:
+    """A camera turned when its table is bumped (its picture turned about the frame's centre by up to ``NUDGE_TURN``
+    degrees, and moved), the dice left out where they lay and lie, with a camera's noise, also in another light:
+    ``camera_motion`` puts every corner of the frame back within 1.5 pixels; a nudge alone is told as a shift
+    alone, to the pixel; unmoved, ``Motion()``; turned further than ``NUDGE_TURN``, no motion told."""
+    photo, labels = _fixture(name)
+    h, w = photo.shape[:2]
+    boxes = [tuple(d["box"]) for d in labels]
+    rng = np.random.default_rng(12)
+    lights = _lights(photo.shape)
+    assert NUDGE_TURN == 3.0
+    cases = ((Motion(0, 0, 1.0), None), (Motion(6, -3, -2.0), None), (Motion(-10, 4, 2.6), "darker"), (Motion(0, 0, 0.6), "a lamp to the right"))
+    for motion, light in cases:
+        now = _turned(photo, motion)
+        if light is not None:
+            now = np.clip(now * lights[light], 0, 255).astype(np.uint8)
+        got = camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(now, CAMERA_NOISE, rng), boxes + _moved_boxes(boxes, motion, (w, h)))
+        assert got.turn != 0.0 and _off(got, motion, (w, h)) <= 1.5, (motion, light, got)
+    for motion in (Motion(8, 4), Motion()):
+        hide = boxes + _moved_boxes(boxes, motion, (w, h))
+        assert camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(_turned(photo, motion), CAMERA_NOISE, rng), hide) == motion
+    far = Motion(0, 0, 5.0)
+    hide = boxes + _moved_boxes(boxes, far, (w, h))
+    assert camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(_turned(photo, far), CAMERA_NOISE, rng), hide) == Motion()
+
+
+def test_dice_misread_after_the_camera_was_turned_are_no_roll_and_a_die_turned_then_is_one() -> None:
+    """A real table answered; the table is bumped and the camera turned with it (1.5 degrees, and moved 4 px right):
+    the dice lie where they lay on the table, some corners' dice moved in the picture by up to 12 pixels, which no
+    shift alone puts back, and one die now reads another value. The picture put back where it lay, turn and all,
+    is the answer's, so it is no roll (``Settler.turned``, ``Settler.nudged``). A die then turned a quarter where
+    it lay in the turned picture is a roll."""
+    photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
+    h, w = photo.shape[:2]
+    rng = np.random.default_rng(8)
+    read = labelled_dice(labels)
+    s = Settler(lambda frame: read)
+    assert len(feed_all(s, [noisy(photo, CAMERA_NOISE, rng) for _ in range(12)])) == 1
+    motion = Motion(4, 0, 1.5)
+    turned = _turned(photo, motion)
+    boxes = _moved_boxes([tuple(d["box"]) for d in labels], motion, (w, h))
+    read = [DieReading(4 if i == 2 else d["value"], ((x0 + x1) / 2, (y0 + y1) / 2), 0.95, (x0, y0, x1, y1)) for i, (d, (x0, y0, x1, y1)) in enumerate(zip(labels, boxes))]
+    frames = [noisy(turned, CAMERA_NOISE, rng) for _ in range(12)]
+    assert feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=5.0) == []
+    assert s.status.reason == CAMERA_NUDGED and abs(s.turned - 1.5) <= 0.1 and abs(s.nudged[0] - 4) <= 1 and abs(s.nudged[1]) <= 1
+    x0, y0, x1, y1 = (int(round(v)) for v in boxes[2])  # (the five, turned a quarter where it lies)
+    half, cx, cy = max(x1 - x0, y1 - y0) // 2 + 2, (x0 + x1) // 2, (y0 + y1) // 2
+    again = turned.copy()
+    again[cy - half : cy + half, cx - half : cx + half] = np.rot90(turned[cy - half : cy + half, cx - half : cx + half])
+    frames = [noisy(again, CAMERA_NOISE, rng) for _ in range(12)]
+    got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
+    assert [[d.value for d in dice] for _, dice in got] == [[d.value for d in read]], s.status.reason
+
+
 def test_dice_moved_on_a_plain_table_are_no_nudge_of_the_camera() -> None:
     """On a table of one colour the dice are all there is to see: with them left out, nothing tells a shift, so dice
     moved by a hand (whatever their paths) are never taken for the camera moving."""
@@ -799,6 +880,38 @@ def test_zones_follow_a_nudged_camera_and_a_die_misread_then_is_no_roll() -> Non
     got = feed_all(s, [hand_over(f) for f in frames[:2]] + frames, t0=10.0)
     assert [[(d.value, d.zone) for d in dice][:3] for _, dice in got] == [[(6, "tray"), (6, "tray"), (3, "tray")]], s.status.reason
     assert s.zones_moved == (8, 4)
+
+
+def test_zones_turn_with_a_turned_camera() -> None:
+    """A real table with zones (the tray, and ``kept`` to its right, its edge 2.5 px right of a five's centre),
+    answered. The table is bumped and the camera turned with it (1.5 degrees clockwise, and moved 6 px right and 3
+    down): at the next rest the settler finds the turn and turns the zones with the picture (``ZONES_MOVED``,
+    ``zones_turned``), so the five, now 11 px right of where it lay in the picture, still lies in the tray, where
+    the zones as drawn would have it in ``kept``; the same dice are no roll."""
+    photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
+    size = (photo.shape[1], photo.shape[0])
+    five = labels[3]
+    assert five["value"] == 5
+    edge = (five["box"][0] + five["box"][2]) / 2 + 2.5
+    zones = Zones.from_calibration({"size": list(size), "zones": {"tray": [[0, 0], [edge, 0], [edge, 640], [0, 640]], "kept": [[edge, 0], [640, 0], [640, 640], [edge, 640]]}})
+    rng = np.random.default_rng(13)
+    read = labelled_dice(labels)
+    s = Settler(lambda frame: read, zones=zones)
+    got = feed_all(s, [noisy(photo, CAMERA_NOISE, rng) for _ in range(12)])
+    assert len(got) == 1 and got[0][1][3].zone == "tray" and s.zones is zones
+    motion = Motion(6, 3, -1.5)
+    boxes = _moved_boxes([tuple(d["box"]) for d in labels], motion, size)
+    read = [DieReading(d["value"], ((x0 + x1) / 2, (y0 + y1) / 2), 0.95, (x0, y0, x1, y1)) for d, (x0, y0, x1, y1) in zip(labels, boxes)]
+    turned = _turned(photo, motion)
+    reasons = []
+    for k, f in enumerate([hand_over(noisy(turned, CAMERA_NOISE, rng)) for _ in range(2)] + [noisy(turned, CAMERA_NOISE, rng) for _ in range(12)]):
+        assert s.feed(f, 5.0 + 0.1 * k) is None
+        reasons.append(s.status.reason)
+    assert reasons.count(ZONES_MOVED) == 1, reasons
+    assert abs(s.zones_turned + 1.5) <= 0.1 and abs(s.zones_moved[0] - 6) <= 1 and abs(s.zones_moved[1] - 3) <= 1 and s.zones is not zones
+    centre = read[3].center
+    assert centre[0] - (five["box"][0] + five["box"][2]) / 2 > 10
+    assert s.zones.zone_of(centre, size) == "tray" and zones.zone_of(centre, size) == "kept"
 
 
 def test_zones_follow_a_nudge_too_slight_to_be_motion_after_a_while() -> None:

@@ -252,7 +252,8 @@
     // a camera nudged by a bump of the table: the settler put the picture back (vision.settle.CAMERA_NUDGED),
     // and moved the zones with it (zones_moved: how far in all since they were drawn)
     const nudged = (c.settling === "unchanged since the last answer but for a nudge of the camera" ? "; " + S.camera_nudged : "")
-      + (c.zones_moved ? "; " + fmt(S.camera_zones_moved, { dx: c.zones_moved[0], dy: c.zones_moved[1] }) : "");
+      + (c.zones_moved ? "; " + fmt(S.camera_zones_moved, { dx: c.zones_moved[0], dy: c.zones_moved[1] }) : "")
+      + (c.zones_turned ? "; " + fmt(S.camera_zones_turned, { turn: c.zones_turned }) : "");
     $("camera-state").textContent = state + (c.paused ? "; " + S.camera_paused : "") + network + whole
       + (holding ? "; " + held + (inView ? "; " + fmt(S.camera_in_view, { dice: inView }) : "") : "") + nudged
       + (c.connected && !c.last_error ? speed(c) : "");
