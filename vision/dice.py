@@ -337,7 +337,7 @@ def look_at(
         # (the first look's candidates all in its parts: the dice are there, and the second look searches them alone)
         changed_only = changed_only or (not search_whole and parts is not None and _all_inside(((f.x, f.y) for f in faces), parts))
         work, scale, regions, faces, parts, seen, small, reused = _candidates(image, params, again, changed_only, table, before)
-    if reused and before is not None and before.network in (params.network, params.other_network):
+    if reused and before is not None and (before.network == params.network or (params.other_network is not None and before.network == params.other_network)):
         # the candidates of a picture as before's but for a camera's noise, read by the same network: its readings
         # (and the picture they were read from, which the next frame is compared with: no drift, frame by frame)
         return replace(before, work=work, table=seen, reused=True)
@@ -826,8 +826,8 @@ class DiceReader:
     last check was when the frame is as it was then (:func:`_before`). The
     looks a settler's agreement is made of (3 by default)
     are each searched, so that a search that finds a candidate in one frame
-    and not the next still holds the roll; the frames after them at rest are
-    read so until the picture changes, or the dice read do.
+    and not the next still holds the roll; the frames after them at rest keep
+    their readings until the picture changes.
 
     >>> DiceReader()(np.zeros((100, 100, 3), np.uint8))
     []
