@@ -242,11 +242,13 @@ reach 0.9 degree either way of it: a turn under a degree is found from none."""
 
 
 TURN_NEAR = 0.03
-"""No turn is looked for when a turn of :data:`TURN_STEP` either way is less likely than none by more than this
-(:func:`camera_motion`; the same likeness, the same photos: unmoved, 0.033 to 0.30 less likely; turned half a
-degree, at most 0.047 less likely, 0.018 in the median, and 7 of byler's 92 so not looked at; turned 0.3 degree,
-0.016 to 0.16): a frame whose camera did not turn, the usual case (a throw), costs three correlations instead of
-nine and no finer walks, about half the time."""
+"""When none is the likeliest of the turns tried and a turn of :data:`TURN_STEP` either way is less likely than none
+by more than this, the turn is not made finer (:func:`camera_motion`; the same likeness, the same photos:
+unmoved, 0.033 to 0.30 less likely; turned half a degree, at most 0.047 less likely, 0.018 in the median, 21 of
+the 208 so not made finer; turned 0.3 degree, 0.016 to 0.16): a frame whose camera did not turn, the usual case
+(a throw), costs the correlations and no finer walks, 22 ms of a 1280 x 720 frame against 36 to 41. Only those two turns tried would not
+do: a picture turned 2.5 degrees whose likeness dips a degree from none (matteo's six_9: 0.76 at -1 degree, 0.82
+at none, 0.90 at -2) was told as a shift of (27, -16)."""
 
 
 class Motion(NamedTuple):
@@ -302,9 +304,9 @@ def camera_motion(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[fl
     ``reach``: none); a turn is chosen there only when it is likelier than none by :data:`TURN_LIKENESS`. Then, from
     there, the shift of whole pixels that leaves the least mean difference of their fine detail outside the dice
     is sought on the copies a quarter and half as large and at full size (:func:`_least_difference`), the turn
-    made finer on the copies a quarter and half as large (:data:`_FINER_TURNS`: a half, a quarter, an eighth and
-    a sixteenth of a degree either way, the least difference kept); a turn that moves no corner of the frame by
-    a pixel is none.
+    made finer on each (:data:`_FINER_TURNS`: a half, a quarter, an eighth and a sixteenth of a degree either
+    way, the least difference kept) unless none was chosen and no turn under a step is near (:data:`TURN_NEAR`);
+    a turn that moves no corner of the frame by a pixel is none.
 
     >>> from vision.synth import render_dice
     >>> table, _ = render_dice([3, 5], seed=1)
@@ -327,9 +329,8 @@ def camera_motion(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[fl
             tried[n] = _likest_shift(a, _fine(_filled(back, shown)), shown, 2 * (reach // 8 + 1))  # (twice as far: a bump further than reach is none)
         return tried[n][1] - (TURN_LIKENESS if n else 0.0)  # (a turn must be likelier than none by TURN_LIKENESS)
 
-    if steps and max(likest(-1), likest(1)) + TURN_LIKENESS < likest(0) - TURN_NEAR:
-        steps = 0  # (a turn a step either way clearly less likely than none: no turn looked for)
     n = max(sorted(range(-steps, steps + 1), key=abs), key=likest)  # (the nearest to none of the likeliest)
+    finer = bool(steps) and (n != 0 or max(likest(-1), likest(1)) + TURN_LIKENESS >= likest(0) - TURN_NEAR)  # (a turn under a step near enough to look for)
     t, (shift, likeness) = n * TURN_STEP, tried[n]
     if likeness < NUDGE_LIKENESS or max(abs(shift[0]), abs(shift[1])) * 8 > reach + 8:
         return Motion()
@@ -341,7 +342,7 @@ def camera_motion(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[fl
             return _least_difference(fine_before, _fine(back), shown, (shift[0] * 2, shift[1] * 2), (reach + 8) // 2**k + 1)
 
         found = walk(t)
-        for step in _FINER_TURNS.get(k, ()) if steps else ():  # (the turn made finer: from the eighth-size copies' step to about a 16th of a degree)
+        for step in _FINER_TURNS.get(k, ()) if finer else ():  # (the turn made finer: from the eighth-size copies' step to a 16th of a degree)
             tries = {t: found, **{t + d: walk(t + d) for d in (-step, step)}}
             t = min(tries, key=lambda x: tries[x][1])
             found = tries[t]
@@ -353,8 +354,11 @@ def camera_motion(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[fl
     return Motion(shift[0], shift[1], t)
 
 
-_FINER_TURNS = {2: (TURN_STEP / 2, TURN_STEP / 4), 1: (TURN_STEP / 8, TURN_STEP / 16)}
-"""The steps (degrees) by which :func:`camera_motion` makes its turn finer on the copies a quarter (2) and half (1) as large."""
+_FINER_TURNS = {2: (TURN_STEP / 2, TURN_STEP / 4), 1: (TURN_STEP / 8,), 0: (TURN_STEP / 16,)}
+"""The steps (degrees) by which :func:`camera_motion` makes its turn finer on the copies a quarter (2) and half (1) as
+large and at full size (0): on the half-size copies alone, whose shifts are two pixels of the frame apart, a turn
+an eighth of a degree off could leave the least difference (7 of matteo's 107 held tables turned 2.5 degrees and
+moved 10 px, their corners 2.4 px off)."""
 
 
 def _turned_back(grey: np.ndarray, shown: np.ndarray, turn: float) -> tuple[np.ndarray, np.ndarray]:
@@ -663,7 +667,8 @@ FOLLOW_SECONDS = 2.0
 """How often (seconds) a settler with zones looks for a nudge of the camera while its table stays at rest, besides at
 the first frame of each period at rest: a nudge of a few pixels of a smooth table is too slight for its motion test
 (a byler tray nudged 4 px, under a hand the table's own grey: bench/dice_relight.py --zones). Each look is one
-:func:`camera_motion`, 20 to 30 ms for a 1280 x 720 frame (a shift alone, :func:`camera_shift`: 6 to 10)."""
+:func:`camera_motion`, 22 ms for a 1280 x 720 frame when the camera did not turn, 36 to 41 when it did (a shift alone,
+:func:`camera_shift`: 13)."""
 
 ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
 """The reason of a :class:`Settler` (or a ``vision.tile_settle.TileSettler``) on the frame at rest where it found the
