@@ -32,12 +32,19 @@ def test_each_light_changes_the_picture_as_its_name_says() -> None:
 
 def test_each_nudge_moves_the_picture_as_its_name_says() -> None:
     picture = np.random.default_rng(0).integers(0, 256, (90, 160, 3), np.uint8)
-    assert CHANGES == (*LIGHTS, "camera nudged 2 px", "camera nudged 4 px", "camera nudged 8 px", "camera nudged 16 px", "camera nudged 32 px")
-    for name, (dx, dy) in NUDGES.items():
-        moved = changed(picture, name)
-        assert dx == int(name.split()[2]) and dy == dx // 2
+    nudges = ("camera nudged 2 px", "camera nudged 4 px", "camera nudged 8 px", "camera nudged 16 px", "camera nudged 32 px")
+    assert CHANGES == (*LIGHTS, *nudges, "camera turned 1°", "camera turned 2.5°, 10 px")
+    for name in nudges:
+        moved, (dx, dy, turn) = changed(picture, name), NUDGES[name]
+        assert dx == int(name.split()[2]) and dy == dx // 2 and turn == 0.0
         assert (moved[dy:, dx:] == picture[: 90 - dy, : 160 - dx]).all(), name
         assert (moved[dy:, dx - 1] == picture[: 90 - dy, 0]).all(), name  # (the mirror comes in at the edge)
+    assert NUDGES["camera turned 1°"] == (0, 0, 1.0) and NUDGES["camera turned 2.5°, 10 px"] == (10, -5, -2.5)
+    for name in ("camera turned 1°", "camera turned 2.5°, 10 px"):  # (turned about the frame's centre, the mirror at the edges)
+        m = NUDGES[name].matrix((160, 90))
+        assert np.array_equal(changed(picture, name), cv2.warpAffine(picture, m, (160, 90), borderMode=cv2.BORDER_REFLECT)), name
+    corner = NUDGES["camera turned 1°"].matrix((1280, 720)) @ np.array([0.0, 0.0, 1.0])
+    assert 12.0 < float(np.hypot(*corner)) < 13.5  # (a degree moves a 1280 x 720 frame's corner 13 px)
 
 
 @pytest.fixture(scope="module")
@@ -53,21 +60,26 @@ def test_a_lamp_to_one_side_or_a_nudged_camera_makes_no_phantom_roll_of_matteos_
 ) -> None:
     """Real photos, the real reader, a real settler: the tables answered (a die read less surely than 0.7 in one
     noisy frame may hold one), then no roll after a lamp to their right came on, nor after the camera was nudged
-    8 px; and each next photo, a throw, answered."""
+    8 px, nor after it was moved 10 px and turned 2.5 degrees; and each next photo, a throw, answered."""
     rng = np.random.default_rng(0)
     answered, phantom = phantoms(matteo_frames, "lamp to the right", rng)
     assert answered >= 2 and phantom == 0
     assert next_throws(matteo_frames, rng) == (2, 2)  # (the second photo holds a die read about 0.77 surely: in these frames, answered)
     answered, phantom = phantoms(matteo_frames, "camera nudged 8 px", np.random.default_rng(0))
     assert answered >= 2 and phantom == 0
+    answered, phantom = phantoms(matteo_frames, "camera turned 2.5°, 10 px", np.random.default_rng(0))
+    assert answered >= 2 and phantom == 0
 
 
 def test_zones_lie_as_the_picture_does_after_a_nudge_and_after_a_lamp(matteo_frames: list[np.ndarray]) -> None:
     """Real photos, the real reader, a real settler with zones: after the camera was nudged 8 px the zones moved by
-    the nudge on every table answered, and after a lamp to the right they did not move."""
+    the nudge on every table answered, after a lamp to the right they did not move, and after the camera was moved
+    10 px and turned 2.5 degrees they moved and turned with the picture."""
     answered, right, wrong = zones_followed(matteo_frames, "camera nudged 8 px", np.random.default_rng(0))
     assert answered >= 2 and (right, wrong) == (answered, 0)
     answered, right, wrong = zones_followed(matteo_frames, "lamp to the right", np.random.default_rng(1))
+    assert answered >= 2 and (right, wrong) == (answered, 0)
+    answered, right, wrong = zones_followed(matteo_frames, "camera turned 2.5°, 10 px", np.random.default_rng(2))
     assert answered >= 2 and (right, wrong) == (answered, 0)
 
 
