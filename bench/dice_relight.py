@@ -97,8 +97,8 @@ NUDGES: dict[str, Motion] = {
     "camera turned 1°": Motion(0, 0, 1.0),
     "camera turned 2.5°, 10 px": Motion(10, -5, -2.5),
 }
-"""Each nudge of the camera: how it moves the picture (:class:`vision.settle.Motion`: a shift, :func:`vision.synth.nudged`,
-then a turn about the frame's centre)."""
+"""Each nudge of the camera: how it moves the picture (:class:`vision.types.Motion`: a shift, then a turn about the
+frame's centre; :func:`vision.synth.nudged`)."""
 
 
 CHANGES = (*LIGHTS, *NUDGES)
@@ -107,13 +107,7 @@ CHANGES = (*LIGHTS, *NUDGES)
 
 def changed(frame: np.ndarray, change: str) -> np.ndarray:
     """``frame`` after the ``change`` (:data:`CHANGES`): in a light, or seen by a camera nudged."""
-    if change not in NUDGES:
-        return in_light(frame, change)
-    motion = NUDGES[change]
-    if motion.turn == 0.0:
-        return nudged(frame, (motion.dx, motion.dy))
-    h, w = frame.shape[:2]
-    return cv2.warpAffine(frame, motion.matrix((w, h)), (w, h), borderMode=cv2.BORDER_REFLECT)
+    return nudged(frame, NUDGES[change]) if change in NUDGES else in_light(frame, change)
 
 
 def hand(frame: np.ndarray) -> np.ndarray:
@@ -167,7 +161,7 @@ def zones_followed(frames: Sequence[np.ndarray], change: str, rng: np.random.Gen
             answered += 1
             table.throw(changed(frame, change), rng, frames=8 + round(FOLLOW_SECONDS / 0.1))  # (a nudge too slight to be motion: looked for after a while)
             motion = NUDGES.get(change, Motion())
-            want = zones.moved((motion.dx, motion.dy), FRAME, motion.turn) if motion != Motion() else zones
+            want = zones.moved(motion, FRAME) if motion != Motion() else zones
             got = table.settler.zones
             if (got is zones) if want is zones else _corners_off(got, want) <= 1.5:
                 right += 1

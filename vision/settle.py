@@ -74,13 +74,12 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from .pixels import channel_max, halved
-from .types import DieReading
+from .types import DieReading, Motion
 from .zones import Zones
 
 Reader = Callable[[np.ndarray], Sequence[DieReading]]
@@ -251,27 +250,6 @@ do: a picture turned 2.5 degrees whose likeness dips a degree from none (matteo'
 at none, 0.90 at -2) was told as a shift of (27, -16)."""
 
 
-class Motion(NamedTuple):
-    """How the picture of a camera moved (:func:`camera_motion`): ``dx``, ``dy`` whole pixels, then ``turn`` degrees
-    about the frame's centre (counter-clockwise as the frame shows it, as OpenCV turns pictures)."""
-
-    dx: int = 0
-    dy: int = 0
-    turn: float = 0.0
-
-    def matrix(self, size: tuple[int, int]) -> np.ndarray:
-        """The 2 x 3 matrix that takes a point (x, y) of the frame before to where it lies in the frame after, for
-        frames of ``size`` (width, height).
-
-        >>> (Motion(4, -2).matrix((100, 50)) + 0.0).tolist()
-        [[1.0, 0.0, 4.0], [0.0, 1.0, -2.0]]
-        """
-        w, h = size
-        m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), self.turn, 1.0)
-        m[:, 2] = m[:, 2] + m[:, :2] @ np.array([self.dx, self.dy], np.float64)
-        return m
-
-
 def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
                  reach: int = NUDGE_REACH) -> tuple[int, int]:
     """How many whole pixels (dx, dy) the picture of the frame ``after`` lies from where it lay in the frame
@@ -368,7 +346,7 @@ def _turned_back(grey: np.ndarray, shown: np.ndarray, turn: float) -> tuple[np.n
     if turn == 0.0:
         return grey, shown
     h, w = grey.shape[:2]
-    m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), turn, 1.0)
+    m = Motion(turn=turn).matrix((w, h))
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     back = cv2.warpAffine(grey, m, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     inside = cv2.warpAffine(np.ones((h, w), np.uint8), m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderValue=0)
@@ -728,7 +706,7 @@ class ZonesFollower:
         if last is not None and last.zones is zones and last.frame.shape == frame.shape:
             motion = camera_motion(last.frame, frame, [*last.boxes, *boxes, *zones.boxes_left_out(size)])
             if motion != Motion():
-                zones = zones.moved((motion.dx, motion.dy), size, motion.turn)
+                zones = zones.moved(motion, size)
                 out = (zones, motion)
         self._anchor = _Anchor(frame.copy(), boxes, zones)  # (a copy: a camera may fill the same buffer with its next frame)
         return out

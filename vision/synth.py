@@ -14,6 +14,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from .types import Motion
+
 # pip positions on a face, in units of a third of the face (centre 0)
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((0, 0),),
@@ -100,15 +102,15 @@ def noisy(img: np.ndarray, noise: float, rng: np.random.Generator) -> np.ndarray
     return np.clip(img.astype(np.float32) + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
 
 
-def nudged(frame: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
-    """``frame`` as a camera nudged by ``shift`` (dx, dy pixels: a table bumped) sees it: the picture moved so,
-    the frame's mirror coming in at its edges (the table beyond them).
+def nudged(frame: np.ndarray, motion: tuple[int, int] | Motion) -> np.ndarray:
+    """``frame`` as a camera nudged by ``motion`` (dx, dy pixels: a table bumped; or a :class:`~vision.types.Motion`,
+    turned as well) sees it: the picture moved so, the frame's mirror coming in at its edges (the table beyond them).
 
     >>> nudged(np.arange(4, dtype=np.uint8).reshape(1, 4), (1, 0)).tolist()
     [[0, 0, 1, 2]]
     """
     h, w = frame.shape[:2]
-    return cv2.warpAffine(frame, np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32), (w, h), borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpAffine(frame, Motion(*motion).matrix((w, h)), (w, h), borderMode=cv2.BORDER_REFLECT)
 
 
 def _scatter(n: int, die: float, size: tuple[int, int], rng: np.random.Generator) -> list[tuple[float, float, float]]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+import cv2
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -60,3 +63,24 @@ class TileReading:
             "angle": round(self.angle, 1),
             "confidence": round(self.confidence, 3),
         }
+
+
+class Motion(NamedTuple):
+    """How the picture of a camera moved (``vision.settle.camera_motion``): ``dx``, ``dy`` whole pixels, then ``turn``
+    degrees about the frame's centre (counter-clockwise as the frame shows it, as OpenCV turns pictures)."""
+
+    dx: int = 0
+    dy: int = 0
+    turn: float = 0.0
+
+    def matrix(self, size: tuple[int, int]) -> np.ndarray:
+        """The 2 x 3 matrix that takes a point (x, y) of the frame before to where it lies in the frame after, for
+        frames of ``size`` (width, height) (OpenCV's ``getRotationMatrix2D`` about the centre, after the shift).
+
+        >>> (Motion(4, -2).matrix((100, 50)) + 0.0).tolist()
+        [[1.0, 0.0, 4.0], [0.0, 1.0, -2.0]]
+        """
+        w, h = size
+        m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), self.turn, 1.0)
+        m[:, 2] = m[:, 2] + m[:, :2] @ np.array([self.dx, self.dy], np.float64)
+        return m

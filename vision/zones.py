@@ -37,7 +37,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .types import DieReading
+from .types import DieReading, Motion
 
 
 class CalibrationError(ValueError):
@@ -129,21 +129,19 @@ class Zones:
         cv2.fillPoly(out, polys, np.round(colour).tolist())
         return out
 
-    def moved(self, shift: tuple[int, int], frame_size: tuple[int, int], turn: float = 0.0) -> Zones:
-        """These zones and areas left out moved ``shift`` (dx, dy) pixels of a frame of ``frame_size``
-        (width, height), then turned ``turn`` degrees about the frame's centre (counter-clockwise as the frame
-        shows it): where they lie once the camera was nudged or turned so (``vision.settle.camera_motion``).
+    def moved(self, motion: Motion, frame_size: tuple[int, int]) -> Zones:
+        """These zones and areas left out moved with the picture by ``motion`` (dx, dy pixels of a frame of
+        ``frame_size``, width and height, then a turn about the frame's centre: :class:`~vision.types.Motion`):
+        where they lie once the camera was nudged or turned so (``vision.settle.camera_motion``).
 
         >>> z = Zones.from_calibration({"size": [200, 100], "zones": {"tray": [[0, 0], [10, 0], [10, 10]]}})
-        >>> z.moved((4, -2), (400, 200)).to_calibration()["zones"]["tray"]
+        >>> z.moved(Motion(4, -2), (400, 200)).to_calibration()["zones"]["tray"]
         [[2.0, -1.0], [12.0, -1.0], [12.0, 9.0]]
-        >>> z.moved((0, 0), (200, 100), 90.0).to_calibration()["zones"]["tray"]  # (a quarter turn about (99.5, 49.5))
+        >>> z.moved(Motion(turn=90.0), (200, 100)).to_calibration()["zones"]["tray"]  # (a quarter turn about (99.5, 49.5))
         [[50.0, 149.0], [50.0, 139.0], [60.0, 139.0]]
         """
         sx, sy = (self.size[0] / frame_size[0], self.size[1] / frame_size[1]) if self.size else (1.0, 1.0)
-        w, h = frame_size
-        m = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), turn, 1.0)
-        m[:, 2] = m[:, 2] + m[:, :2] @ np.array(shift, np.float64)
+        m = motion.matrix(frame_size)
         scale = np.array([sx, sy])
 
         def move(poly: np.ndarray) -> np.ndarray:  # (the calibration's pixels to the frame's, moved, and back)

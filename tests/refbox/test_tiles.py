@@ -150,10 +150,10 @@ def test_a_domino_tables_zones_follow_its_camera_nudged(tmp_path, monkeypatch):
         assert worker.zones is worker.calibration and worker.status["zones_turned"] is None
         # (bumped again, the camera turned a degree about the frame's centre: the zones turn with the picture)
         h, w = frame.shape[:2]
-        camera.throw(cv2.warpAffine(nudged(frame, (6, 3)), Motion(0, 0, 1.0).matrix((w, h)), (w, h), borderMode=cv2.BORDER_REFLECT))
+        camera.throw(nudged(frame, Motion(6, 3, 1.0)))  # (moved as before, then turned)
         assert wait_until(lambda: worker.status["zones_turned"] is not None), worker.status
         assert abs(worker.status["zones_turned"] - 1.0) <= 0.15 and worker.status["zones_moved"] == [6, 3], worker.status
-        turned = Zones.from_calibration(moved).moved((0, 0), (w, h), 1.0).to_calibration()
+        turned = Zones.from_calibration(moved).moved(Motion(turn=1.0), (w, h)).to_calibration()
         kept = json.loads(kept_in.read_text())
         assert max(abs(a - b) for name in turned["zones"] for p, q in zip(turned["zones"][name], kept["zones"][name]) for a, b in zip(p, q)) <= 2.0
     finally:

@@ -729,12 +729,6 @@ def test_a_wide_area_left_out_does_not_hold_the_picture_where_it_lay(name: str, 
     assert camera_shift(noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, bump), CAMERA_NOISE, rng), hide) == bump
 
 
-def _turned(photo: np.ndarray, motion: Motion) -> np.ndarray:
-    """``photo`` as a camera moved by ``motion`` sees it (what comes in at the edges: the picture's mirror)."""
-    h, w = photo.shape[:2]
-    return cv2.warpAffine(photo, motion.matrix((w, h)), (w, h), borderMode=cv2.BORDER_REFLECT)
-
-
 def _moved_boxes(boxes: Sequence[tuple[float, float, float, float]], motion: Motion, size: tuple[int, int]) -> list[tuple[float, float, float, float]]:
     """Boxes (x0, y0, x1, y1) of a frame of ``size`` moved with the picture by ``motion``: their centres moved, their sizes kept."""
     m = motion.matrix(size)
@@ -766,17 +760,17 @@ def test_camera_motion_finds_a_camera_turned_as_well_as_nudged_on_real_photos(na
     assert NUDGE_TURN == 3.0
     cases = ((Motion(0, 0, 1.0), None), (Motion(6, -3, -2.0), None), (Motion(-10, 4, 2.6), "darker"), (Motion(0, 0, 0.6), "a lamp to the right"))
     for motion, light in cases:
-        now = _turned(photo, motion)
+        now = nudged(photo, motion)
         if light is not None:
             now = np.clip(now * lights[light], 0, 255).astype(np.uint8)
         got = camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(now, CAMERA_NOISE, rng), boxes + _moved_boxes(boxes, motion, (w, h)))
         assert got.turn != 0.0 and _off(got, motion, (w, h)) <= 1.5, (motion, light, got)
     for motion in (Motion(8, 4), Motion()):
         hide = boxes + _moved_boxes(boxes, motion, (w, h))
-        assert camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(_turned(photo, motion), CAMERA_NOISE, rng), hide) == motion
+        assert camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, motion), CAMERA_NOISE, rng), hide) == motion
     far = Motion(0, 0, 5.0)
     hide = boxes + _moved_boxes(boxes, far, (w, h))
-    assert camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(_turned(photo, far), CAMERA_NOISE, rng), hide) == Motion()
+    assert camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, far), CAMERA_NOISE, rng), hide) == Motion()
 
 
 def test_dice_misread_after_the_camera_was_turned_are_no_roll_and_a_die_turned_then_is_one() -> None:
@@ -792,7 +786,7 @@ def test_dice_misread_after_the_camera_was_turned_are_no_roll_and_a_die_turned_t
     s = Settler(lambda frame: read)
     assert len(feed_all(s, [noisy(photo, CAMERA_NOISE, rng) for _ in range(12)])) == 1
     motion = Motion(4, 0, 1.5)
-    turned = _turned(photo, motion)
+    turned = nudged(photo, motion)
     boxes = _moved_boxes([tuple(d["box"]) for d in labels], motion, (w, h))
     read = [DieReading(4 if i == 2 else d["value"], ((x0 + x1) / 2, (y0 + y1) / 2), 0.95, (x0, y0, x1, y1)) for i, (d, (x0, y0, x1, y1)) in enumerate(zip(labels, boxes))]
     frames = [noisy(turned, CAMERA_NOISE, rng) for _ in range(12)]
@@ -902,7 +896,7 @@ def test_zones_turn_with_a_turned_camera() -> None:
     motion = Motion(6, 3, -1.5)
     boxes = _moved_boxes([tuple(d["box"]) for d in labels], motion, size)
     read = [DieReading(d["value"], ((x0 + x1) / 2, (y0 + y1) / 2), 0.95, (x0, y0, x1, y1)) for d, (x0, y0, x1, y1) in zip(labels, boxes)]
-    turned = _turned(photo, motion)
+    turned = nudged(photo, motion)
     reasons = []
     for k, f in enumerate([hand_over(noisy(turned, CAMERA_NOISE, rng)) for _ in range(2)] + [noisy(turned, CAMERA_NOISE, rng) for _ in range(12)]):
         assert s.feed(f, 5.0 + 0.1 * k) is None
