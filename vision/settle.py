@@ -245,8 +245,9 @@ TURN_NEAR = 0.03
 by more than this, the turn is not made finer (:func:`camera_motion`; the same likeness, the same photos:
 unmoved, 0.033 to 0.30 less likely; turned half a degree, at most 0.047 less likely, 0.018 in the median, 21 of
 the 208 so not made finer; turned 0.3 degree, 0.016 to 0.16): a frame whose camera did not turn, the usual case
-(a throw), costs the correlations and no finer walks, 22 ms of a 1280 x 720 frame against 36 to 41. Only those two turns tried would not
-do: a picture turned 2.5 degrees whose likeness dips a degree from none (matteo's six_9: 0.76 at -1 degree, 0.82
+(a throw), costs no finer walks: 9.5 ms of a 1280 x 720 frame (three correlations: the likeness of none is 0.98
+or more, :class:`MotionSearch`) or 18 (all nine) against 31 to 35 (the thirty-fourth session's machine). Only those
+two turns tried would not do: a picture turned 2.5 degrees whose likeness dips a degree from none (matteo's six_9: 0.76 at -1 degree, 0.82
 at none, 0.90 at -2) was told as a shift of (27, -16)."""
 
 
@@ -262,7 +263,7 @@ def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[flo
     >>> camera_shift(table, np.roll(table, (2, -3), axis=(0, 1))), camera_shift(table, table)
     ((-3, 2), (0, 0))
     """
-    motion = camera_motion(before, after, hide, reach, turn=0.0)
+    motion = MotionSearch(before, after, hide, reach)(turn=0.0)
     return (motion.dx, motion.dy)
 
 
@@ -271,65 +272,107 @@ def camera_motion(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[fl
     """How the picture of the frame ``after`` moved from where it lay in the frame ``before`` (:class:`Motion`): a
     camera nudged or turned when its table is bumped moves all of it. ``Motion()`` when it did not move, or when
     no motion can be told: no shift within ``reach`` pixels and turn within ``turn`` degrees, a picture with nothing
-    but the places ``hide`` to go by, or one under 128 pixels high or wide.
-
-    The places ``hide`` (x0, y0, x1, y1: boxes of dice, then or now, a fifth larger each way) are left out of
-    both pictures, each filled with the colour round it: dice a hand moved move alone, and must not be taken
-    for the table moving under them. On grey copies an eighth as large, ``after``'s turned back by each turn
-    tried (every :data:`TURN_STEP` degrees within ``turn``), the shift within twice ``reach`` whose overlap of
-    their fine detail (:func:`_fine`: a change of light hardly changes it) is likest, the places left out and
-    those the turned copy does not show not counted (:func:`_likest_shift`; :data:`NUDGE_LIKENESS`; beyond
-    ``reach``: none); a turn is chosen there only when it is likelier than none by :data:`TURN_LIKENESS`. Then, from
-    there, the shift of whole pixels that leaves the least mean difference of their fine detail outside the dice
-    is sought on the copies a quarter and half as large and at full size (:func:`_least_difference`), the turn
-    made finer on each (:data:`_FINER_TURNS`: a half, a quarter, an eighth and a sixteenth of a degree either
-    way, the least difference kept) unless none was chosen and no turn under a step is near (:data:`TURN_NEAR`);
-    a turn that moves no corner of the frame by a pixel is none.
+    but the places ``hide`` to go by, or one under 128 pixels high or wide (:class:`MotionSearch`, which tells how).
 
     >>> from vision.synth import render_dice
     >>> table, _ = render_dice([3, 5], seed=1)
     >>> camera_motion(table, table)
     Motion(dx=0, dy=0, turn=0.0)
     """
-    if before.shape != after.shape or min(before.shape[:2]) < 128:
-        return Motion()
-    levels = [[_grey(before)], [_grey(after)]]  # (full, half, quarter and eighth size, each)
-    for _ in range(3):
-        levels = [[*pics, halved(pics[-1], 1)] for pics in levels]
-    masks = [_shown(levels[0][k].shape, hide, 2.0**k) for k in range(4)]
-    a = _fine(_filled(levels[0][3], masks[3]))
-    steps = int(turn / TURN_STEP + 1e-9) + 1 if turn > 0 else 0  # (a step further: a turn further than ``turn`` is none)
-    tried: dict[int, tuple[tuple[int, int], float]] = {}  # (steps of TURN_STEP -> the likest shift, its likeness)
+    return MotionSearch(before, after, hide, reach)(turn)
 
-    def likest(n: int) -> float:
-        if n not in tried:
-            back, shown = _turned_back(levels[1][3], masks[3], n * TURN_STEP)
-            tried[n] = _likest_shift(a, _fine(_filled(back, shown)), shown, 2 * (reach // 8 + 1))  # (twice as far: a bump further than reach is none)
-        return tried[n][1] - (TURN_LIKENESS if n else 0.0)  # (a turn must be likelier than none by TURN_LIKENESS)
 
-    n = max(sorted(range(-steps, steps + 1), key=abs), key=likest)  # (the nearest to none of the likeliest)
-    finer = bool(steps) and (n != 0 or max(likest(-1), likest(1)) + TURN_LIKENESS >= likest(0) - TURN_NEAR)  # (a turn under a step near enough to look for)
-    t, (shift, likeness) = n * TURN_STEP, tried[n]
-    if likeness < NUDGE_LIKENESS or max(abs(shift[0]), abs(shift[1])) * 8 > reach + 8:
-        return Motion()
-    for k in (2, 1, 0):
-        fine_before = _fine(levels[0][k])
+class MotionSearch:
+    """:func:`camera_motion` of two frames, keeping its copies and what it found on them: asked again of a wider
+    turn (the settler's: a shift first, then a turn when that does not put the picture back), it does not look
+    at what it looked at already.
 
-        def walk(t: float) -> tuple[tuple[int, int], float]:
-            back, shown = _turned_back(levels[1][k], masks[k], t)
-            return _least_difference(fine_before, _fine(back), shown, (shift[0] * 2, shift[1] * 2), (reach + 8) // 2**k + 1)
+    The places ``hide`` (x0, y0, x1, y1: boxes of dice, then or now, a fifth larger each way) are left out of
+    both pictures, each filled with the colour round it: dice a hand moved move alone, and must not be taken
+    for the table moving under them. On grey copies an eighth as large, ``after``'s turned back by each turn
+    tried (every :data:`TURN_STEP` degrees within the turn asked for), the shift within twice ``reach`` whose
+    overlap of their fine detail (:func:`_fine`: a change of light hardly changes it) is likest, the places left
+    out and those the turned copy does not show not counted (:func:`_likest_shift`; :data:`NUDGE_LIKENESS`; beyond
+    ``reach``: none); a turn is chosen there only when it is likelier than none by :data:`TURN_LIKENESS` (the turns
+    are tried nearest to none first, and no further once one is as likely as ``1 - TURN_LIKENESS``: a likeness is
+    at most 1, so no turn tried after it could be chosen). Then, from there, the shift of whole pixels that
+    leaves the least mean difference of their fine detail outside the dice is sought on the copies a quarter and
+    half as large and at full size (:func:`_least_difference`), the turn made finer on each (:data:`_FINER_TURNS`:
+    a half, a quarter, an eighth and a sixteenth of a degree either way, the least difference kept) unless none
+    was chosen and no turn under a step is near (:data:`TURN_NEAR`); a turn that moves no corner of the frame by
+    a pixel is none.
+    """
 
-        found = walk(t)
-        for step in _FINER_TURNS.get(k, ()) if finer else ():  # (the turn made finer: from the eighth-size copies' step to a 16th of a degree)
-            tries = {t: found, **{t + d: walk(t + d) for d in (-step, step)}}
-            t = min(tries, key=lambda x: tries[x][1])
-            found = tries[t]
-        shift = found[0]
-    if max(abs(shift[0]), abs(shift[1])) > reach or abs(t) > turn:  # (the walks reach a little further: a bump just beyond reach is none, not one held at reach)
-        return Motion()
-    if np.radians(abs(t)) * np.hypot(*before.shape[:2]) / 2 < 1.0:  # (a turn that moves no corner of the frame by a pixel is none)
-        t = 0.0
-    return Motion(shift[0], shift[1], t)
+    def __init__(self, before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
+                 reach: int = NUDGE_REACH) -> None:
+        self.before, self.after, self.reach = before, after, reach
+        self.hide = list(hide)
+        self._levels: list[list[np.ndarray]] | None = None  # (full, half, quarter and eighth size: before's, after's)
+        self._masks: list[np.ndarray] = []
+        self._tried: dict[int, tuple[tuple[int, int], float]] = {}  # (steps of TURN_STEP -> the likest shift, its likeness)
+        self._fine_before: dict[int, np.ndarray] = {}  # (level -> the fine detail of before's copy)
+        self._walks: dict[tuple[int, float, tuple[int, int]], tuple[tuple[int, int], float]] = {}  # (level, turn, start -> _least_difference)
+
+    def __call__(self, turn: float = NUDGE_TURN) -> Motion:
+        """The motion, with a turn of at most ``turn`` degrees each way (0: a shift alone)."""
+        before, reach = self.before, self.reach
+        if before.shape != self.after.shape or min(before.shape[:2]) < 128:
+            return Motion()
+        steps = int(turn / TURN_STEP + 1e-9) + 1 if turn > 0 else 0  # (a step further: a turn further than ``turn`` is none)
+        n = 0
+        for m in sorted(range(-steps, steps + 1), key=abs):  # (the nearest to none of the likeliest)
+            if self._likest(n) >= 1.0 - TURN_LIKENESS:
+                break
+            if self._likest(m) > self._likest(n):
+                n = m
+        finer = bool(steps) and (n != 0 or max(self._likest(-1), self._likest(1)) + TURN_LIKENESS >= self._likest(0) - TURN_NEAR)  # (a turn under a step near enough to look for)
+        t, (shift, likeness) = n * TURN_STEP, self._tried[n]
+        if likeness < NUDGE_LIKENESS or max(abs(shift[0]), abs(shift[1])) * 8 > reach + 8:
+            return Motion()
+        for k in (2, 1, 0):
+            found = self._walk(k, t, (shift[0] * 2, shift[1] * 2))
+            for step in _FINER_TURNS.get(k, ()) if finer else ():  # (the turn made finer: from the eighth-size copies' step to a 16th of a degree)
+                start = (shift[0] * 2, shift[1] * 2)
+                tries = {t: found, **{t + d: self._walk(k, t + d, start) for d in (-step, step)}}
+                t = min(tries, key=lambda x: tries[x][1])
+                found = tries[t]
+            shift = found[0]
+        if max(abs(shift[0]), abs(shift[1])) > reach or abs(t) > turn:  # (the walks reach a little further: a bump just beyond reach is none, not one held at reach)
+            return Motion()
+        if np.radians(abs(t)) * np.hypot(*before.shape[:2]) / 2 < 1.0:  # (a turn that moves no corner of the frame by a pixel is none)
+            t = 0.0
+        return Motion(shift[0], shift[1], t)
+
+    def _copies(self) -> list[list[np.ndarray]]:
+        """The grey copies of both frames (made once), and the masks of the places left out at each size."""
+        if self._levels is None:
+            levels = [[_grey(self.before)], [_grey(self.after)]]
+            for _ in range(3):
+                levels = [[*pics, halved(pics[-1], 1)] for pics in levels]
+            self._levels = levels
+            self._masks = [_shown(levels[0][k].shape, self.hide, 2.0**k) for k in range(4)]
+            self._fine_before[3] = _fine(_filled(levels[0][3], self._masks[3]))
+        return self._levels
+
+    def _likest(self, n: int) -> float:
+        """How likely the turn of ``n`` steps is, on the copies an eighth as large: the likeness of its likest shift,
+        less :data:`TURN_LIKENESS` for a turn (it must be likelier than none by that much)."""
+        if n not in self._tried:
+            levels = self._copies()
+            back, shown = _turned_back(levels[1][3], self._masks[3], n * TURN_STEP)
+            self._tried[n] = _likest_shift(self._fine_before[3], _fine(_filled(back, shown)), shown, 2 * (self.reach // 8 + 1))  # (twice as far: a bump further than reach is none)
+        return self._tried[n][1] - (TURN_LIKENESS if n else 0.0)
+
+    def _walk(self, k: int, t: float, start: tuple[int, int]) -> tuple[tuple[int, int], float]:
+        """The least difference's shift (and that difference) on the copies ``2 ** k`` times smaller, ``after``'s
+        turned back by ``t`` degrees, from ``start``."""
+        if (k, t, start) not in self._walks:
+            levels = self._copies()
+            if k not in self._fine_before:
+                self._fine_before[k] = _fine(levels[0][k])
+            back, shown = _turned_back(levels[1][k], self._masks[k], t)
+            self._walks[k, t, start] = _least_difference(self._fine_before[k], _fine(back), shown, start, (self.reach + 8) // 2**k + 1)
+        return self._walks[k, t, start]
 
 
 _FINER_TURNS = {2: (TURN_STEP / 2, TURN_STEP / 4), 1: (TURN_STEP / 8,), 0: (TURN_STEP / 16,)}
@@ -645,8 +688,8 @@ FOLLOW_SECONDS = 2.0
 """How often (seconds) a settler with zones looks for a nudge of the camera while its table stays at rest, besides at
 the first frame of each period at rest: a nudge of a few pixels of a smooth table is too slight for its motion test
 (a byler tray nudged 4 px, under a hand the table's own grey: bench/dice_relight.py --zones). Each look is one
-:func:`camera_motion`, 22 ms for a 1280 x 720 frame when the camera did not turn, 36 to 41 when it did (a shift alone,
-:func:`camera_shift`: 13)."""
+:func:`camera_motion`, 9.5 to 18 ms for a 1280 x 720 frame when the camera did not turn, 31 to 35 when it did (a shift
+alone, :func:`camera_shift`: 7; :data:`TURN_NEAR`)."""
 
 ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
 """The reason of a :class:`Settler` (or a ``vision.tile_settle.TileSettler``) on the frame at rest where it found the
@@ -715,8 +758,9 @@ class ZonesFollower:
 class _Relighting:
     """Whether the picture since the last motion is that of ``seen`` but for its light (:func:`relit`), and each
     box where a die lies or lay too (:func:`dice_relit`), once the picture is put back where it lay then when the
-    camera was nudged (:func:`camera_shift`), or turned when that alone does not put it back
-    (:func:`camera_motion`: :attr:`motion`). Each verdict is kept until the picture moves: it is the same picture
+    camera was nudged, or turned when that alone does not put it back (:attr:`motion`: one :class:`MotionSearch` of
+    the two frames, asked for a shift and then, on the copies it made and from what it found, for a turn as
+    :func:`camera_motion` is). Each verdict is kept until the picture moves: it is the same picture
     till then, and dice at rest are read in the same boxes frame after frame."""
 
     def __init__(self, seen: _Seen) -> None:
@@ -733,10 +777,10 @@ class _Relighting:
         """Are the picture, the boxes ``then`` (the seen frame's pixels) and the boxes ``now`` (``frame``'s) as they
         were but for the light?"""
         if self.motion is None:  # (a copy: a camera may fill the same buffer with its next frame)
-            hide = [*then, *now]
-            self._put_back(frame, Motion(*camera_shift(self.seen.frame, frame, hide)))
+            search = MotionSearch(self.seen.frame, frame, [*then, *now])
+            self._put_back(frame, search(turn=0.0))
             if not self._relit(frame, then, now, still):  # (a camera turned as well? then so, else as it is)
-                turned = camera_motion(self.seen.frame, frame, hide)
+                turned = search(turn=NUDGE_TURN)
                 if turned.turn != 0.0:
                     self._put_back(frame, turned)
         return self._relit(frame, then, now, still)

@@ -11,11 +11,13 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.settle
+
 from tests.support import labelled_dice, labelled_tiles, printed_tray
 from vision.dice import DiceReader
 from vision.settle import (
-    CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, NUDGE_REACH, NUDGE_TURN, ZONES_MOVED, Motion, Settler, camera_motion, camera_shift, dice_relit, relit,
-    skin_fraction, small_copy,
+    CAMERA_NUDGED, FOLLOW_SECONDS, LIGHT_CHANGED, NUDGE_REACH, NUDGE_TURN, TURN_LIKENESS, ZONES_MOVED, Motion, MotionSearch, Settler, camera_motion,
+    camera_shift, dice_relit, relit, skin_fraction, small_copy,
 )
 from vision.synth import draw_die, noisy, nudged, render_dice
 from vision.types import DieReading
@@ -772,6 +774,49 @@ def test_camera_motion_finds_a_camera_turned_as_well_as_nudged_on_real_photos(na
     hide = boxes + _moved_boxes(boxes, far, (w, h))
     assert camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, far), CAMERA_NOISE, rng), hide) == Motion()
 
+
+
+@pytest.mark.parametrize("motion", [Motion(), Motion(0, 0, 1.5), Motion(-6, 3, -2.0)])
+def test_a_motion_search_asked_for_a_shift_then_a_turn_looks_at_nothing_twice(motion: Motion, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settler's way (a shift first, then a turn when the shift does not put the picture back): one
+    ``MotionSearch`` gives what ``camera_shift`` and then ``camera_motion`` give, and its second answer does not
+    correlate the unturned copies again nor walk a walk it walked. Unmoved, the copies are as likely as 0.98 or
+    more, so no turn beyond a step either way is tried (none could be likelier by ``TURN_LIKENESS``); turned,
+    all nine are, and the answer is the likeliest of them all, as before the search stopped early."""
+    photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
+    h, w = photo.shape[:2]
+    boxes = [tuple(d["box"]) for d in labels]
+    hide = boxes + _moved_boxes(boxes, motion, (w, h))
+    rng = np.random.default_rng(14)
+    before, after = noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, motion), CAMERA_NOISE, rng)
+    correlated: list[float] = []  # (the likeness of each turn correlated)
+    walked: list[tuple[int, int]] = []  # (the start of each walk)
+    likest_shift, least_difference = vision.settle._likest_shift, vision.settle._least_difference
+
+    def counted_likest(a: np.ndarray, b: np.ndarray, shown: np.ndarray, reach: int) -> tuple[tuple[int, int], float]:
+        got = likest_shift(a, b, shown, reach)
+        correlated.append(got[1])
+        return got
+
+    def counted_walk(a: np.ndarray, b: np.ndarray, shown: np.ndarray, start: tuple[int, int], reach: int) -> tuple[tuple[int, int], float]:
+        walked.append(start)
+        return least_difference(a, b, shown, start, reach)
+
+    want_shift, want_motion = camera_shift(before, after, hide), camera_motion(before, after, hide)
+    monkeypatch.setattr(vision.settle, "_likest_shift", counted_likest)
+    monkeypatch.setattr(vision.settle, "_least_difference", counted_walk)
+    search = MotionSearch(before, after, hide)
+    shift = search(turn=0.0)
+    assert (shift.dx, shift.dy, shift.turn) == (*want_shift, 0.0)
+    assert (len(correlated), len(walked)) == (1, 3)  # (the unturned copies an eighth as large; a walk on each larger copy)
+    assert search(turn=NUDGE_TURN) == want_motion
+    if motion == Motion():
+        assert correlated[0] >= 1.0 - TURN_LIKENESS and len(correlated) == 3 and len(walked) == 3  # (none, a step either way; the same walks)
+    else:
+        assert want_motion.turn != 0.0 and _off(want_motion, motion, (w, h)) <= 1.5
+        assert len(correlated) == 9  # (every whole degree up to 4: none again not among them)
+        turned = correlated[1:]
+        assert max(turned) - TURN_LIKENESS > correlated[0]  # (a turn likelier than none: chosen from all of them)
 
 def test_dice_misread_after_the_camera_was_turned_are_no_roll_and_a_die_turned_then_is_one() -> None:
     """A real table answered; the table is bumped and the camera turned with it (1.5 degrees, and moved 4 px right):
