@@ -158,6 +158,12 @@ Reader = Callable[[np.ndarray], object]
 
 def reader_at(rev: str, into: Path) -> Reader:
     """``read_dice`` of git revision ``rev``: its ``vision`` package (code and network) copied into ``into`` under another name."""
+    return importlib.import_module(f"{vision_at(rev, into)}.dice").read_dice
+
+
+def vision_at(rev: str, into: Path) -> str:
+    """The name under which git revision ``rev``'s ``vision`` package (code and network) is copied into ``into``, which
+    is put first on the path: its modules are ``NAME.dice``, ``NAME.settle``, ..."""
     try:
         files = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", rev, "vision/"], capture_output=True, text=True, check=True).stdout.split()
     except subprocess.CalledProcessError as e:
@@ -168,7 +174,7 @@ def reader_at(rev: str, into: Path) -> Reader:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{f}"], capture_output=True, check=True).stdout)
     sys.path.insert(0, str(into))
-    return importlib.import_module(f"{name}.dice").read_dice
+    return name
 
 
 def measure(frames: list[np.ndarray], repeat: int, readers: list[Reader]) -> list[tuple[float, float]]:
