@@ -176,9 +176,39 @@ def _camera_frame(spec: str, warm_up: int = 10) -> Any:
         source.close()
 
 
-def cmd_read(args: argparse.Namespace) -> int:
+def _read_image(path: str) -> tuple[Any, str]:
+    """The picture at ``path`` (BGR), or None and why it cannot be read."""
     import cv2
 
+    where = Path(path)
+    if where.is_dir():
+        return None, "a folder, not an image"
+    if not where.exists():
+        return None, "no such file"
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        return None, "not an image OpenCV can read (another format, or a damaged or unreadable file)"
+    return image, ""
+
+
+def _annotated_name(path: str, written: set[str]) -> str:
+    """The name an annotated copy of the picture at ``path`` is written under: its own, as PNG when OpenCV cannot
+    write its kind (no extension, or one it does not know), and with ``-2``, ``-3``, ... when an earlier picture of
+    the same run took that name (``written``, to which it is added): two folders' ``1.jpg`` are two files."""
+    import cv2
+
+    name = Path(path).name
+    if not Path(name).suffix or not cv2.haveImageWriter(name):
+        name += ".png"
+    stem, suffix, n = Path(name).stem, Path(name).suffix, 1
+    while name in written:
+        n += 1
+        name = f"{stem}-{n}{suffix}"
+    written.add(name)
+    return name
+
+
+def cmd_read(args: argparse.Namespace) -> int:
     from vision import dice as dice_reader
     from vision import dominoes as domino_reader
     from vision.annotate import draw_dice, draw_tiles, draw_zones
@@ -206,9 +236,21 @@ def cmd_read(args: argparse.Namespace) -> int:
     results = []
     annotate_dir = Path(args.annotate) if args.annotate else None
     if annotate_dir:
-        annotate_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            annotate_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"refbox read: --annotate {args.annotate}: cannot make that folder ({exc.strerror or exc})", file=sys.stderr)
+            return EXIT_BAD_INPUT
     status = 0
-    pictures: list[tuple[str, Any]] = [(path, cv2.imread(path, cv2.IMREAD_COLOR)) for path in args.images]
+    written: set[str] = set()
+    pictures: list[tuple[str, Any]] = []
+    for path in args.images:
+        image, why = _read_image(path)
+        if image is None:
+            print(f"refbox read: cannot read image {path}: {why}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        pictures.append((path, image))
     if args.camera:
         from vision.sources import CameraLost, CameraUnavailable
 
@@ -218,10 +260,6 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"refbox read: --camera {args.camera}: {exc}", file=sys.stderr)
             status = EXIT_BAD_INPUT
     for path, image in pictures:
-        if image is None:
-            print(f"refbox read: cannot read image {path} (missing or not an image)", file=sys.stderr)
-            status = EXIT_BAD_INPUT
-            continue
         size = (image.shape[1], image.shape[0])
         drawn = draw_zones(image, zones) if annotate_dir and zones is not None else image
         if zones is not None:
@@ -242,7 +280,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 "network": network_name(look.network),  # the network whose readings these are (auto: the one it chose)
             }
             if annotate_dir:
-                cv2.imwrite(str(annotate_dir / Path(path).name), draw_dice(drawn, readings))
+                status = _write_annotated(annotate_dir / _annotated_name(path, written), draw_dice(drawn, readings)) or status
         else:
             layout = domino_reader.read_layout(image)
             entry = {"image": path, **layout.to_dict()}
@@ -250,7 +288,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 for tile, reading in zip(entry["tiles"], layout.tiles):
                     tile["zone"] = zones.zone_of(reading.center, size)
             if annotate_dir:
-                cv2.imwrite(str(annotate_dir / Path(path).name), draw_tiles(drawn, layout.tiles))
+                status = _write_annotated(annotate_dir / _annotated_name(path, written), draw_tiles(drawn, layout.tiles)) or status
         results.append(entry)
     if args.json:
         _print_json(results)
@@ -264,6 +302,20 @@ def cmd_read(args: argparse.Namespace) -> int:
                 ends = f" open ends {entry['open_ends']} sum {entry['open_sum']}" if entry.get("open_ends") else ""
                 print(f"{entry['image']}: {len(tiles)} tiles {tiles}{ends}")
     return status
+
+
+def _write_annotated(where: Path, picture: Any) -> int:
+    """Write an annotated picture; 0, or EXIT_BAD_INPUT after saying why it could not be written."""
+    import cv2
+
+    try:
+        if cv2.imwrite(str(where), picture):
+            return 0
+        why = "OpenCV wrote nothing"
+    except cv2.error as exc:
+        why = str(exc).strip().splitlines()[-1]
+    print(f"refbox read: --annotate: cannot write {where}: {why}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
 import pytest
 
 from refbox.cli import main
@@ -202,7 +203,49 @@ def test_read_unreadable_image(tmp_path, capsys):
     bad = tmp_path / "x.jpg"
     bad.write_text("not an image")
     assert main(["read", "dice", str(bad), "--json"]) == 2
-    assert "cannot read image" in capsys.readouterr().err
+    assert f"cannot read image {bad}: not an image OpenCV can read" in capsys.readouterr().err
+
+
+def test_read_says_why_each_picture_cannot_be_read_and_reads_the_others(tmp_path, capsys):
+    """A missing file, a folder and a file that is no image are each refused with why; the photo among them is read."""
+    photo = ROOT / "tests" / "fixtures" / "dice" / "matteo-dice_42.jpg"
+    bad = tmp_path / "x.jpg"
+    bad.write_text("not an image")
+    assert main(["read", "dice", str(tmp_path / "gone.jpg"), str(tmp_path), str(photo), str(bad), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"refbox read: cannot read image {tmp_path / 'gone.jpg'}: no such file",
+        f"refbox read: cannot read image {tmp_path}: a folder, not an image",
+        f"refbox read: cannot read image {bad}: not an image OpenCV can read (another format, or a damaged or unreadable file)",
+    ]
+    out = json.loads(captured.out)
+    assert [entry["image"] for entry in out] == [str(photo)] and len(out[0]["dice"]) == 5
+
+
+def test_read_annotates_each_picture_under_a_name_of_its_own(tmp_path, capsys):
+    """Two folders' 1.jpg are written as 1.jpg and 1-2.jpg, a picture without an extension as PNG: none overwrites another."""
+    photo = ROOT / "tests" / "fixtures" / "dice" / "matteo-dice_42.jpg"
+    for place in ("a/1.jpg", "b/1.jpg", "c/frame"):
+        (tmp_path / place).parent.mkdir()
+        (tmp_path / place).write_bytes(photo.read_bytes())
+    out = tmp_path / "out"
+    assert main(["read", "dice", *(str(tmp_path / p) for p in ("a/1.jpg", "b/1.jpg", "c/frame")), "--annotate", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["1-2.jpg", "1.jpg", "frame.png"]
+    assert all(cv2.imread(str(p)).shape == cv2.imread(str(photo)).shape for p in out.iterdir())
+
+
+def test_read_refuses_an_annotate_folder_it_cannot_make_or_write_in(tmp_path, capsys):
+    photo = ROOT / "tests" / "fixtures" / "dice" / "matteo-dice_42.jpg"
+    taken = tmp_path / "file"
+    taken.write_text("")
+    assert main(["read", "dice", str(photo), "--annotate", str(taken)]) == 2
+    assert capsys.readouterr().err == f"refbox read: --annotate {taken}: cannot make that folder (File exists)\n"
+    out = tmp_path / "out"
+    (out / "matteo-dice_42.jpg").mkdir(parents=True)  # (a folder where the annotated picture would go)
+    assert main(["read", "dice", str(photo), "--annotate", str(out), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"refbox read: --annotate: cannot write {out / 'matteo-dice_42.jpg'}: ")
+    assert len(json.loads(captured.out)[0]["dice"]) == 5  # (the readings are printed all the same)
 
 
 def test_console_script_help_lists_commands():
