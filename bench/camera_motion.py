@@ -15,8 +15,8 @@ The frames are the real photos of ``bench/dice_speed.py`` (``real_frames``: 1, 5
 10 labelled dice, 1280x720), the frame after each one moved as the camera moved it
 (``vision.synth.nudged``), each with a camera's noise (``bench.dice_accuracy.noisy``), the
 dice read in the photo (``vision.dice.read_dice``) left out where they lie: "unmoved" is
-a throw's case (the camera still), then a nudge of (8, 4), a turn of 1 degree, and a move
-of (10, -5) with a turn of 2.5 degrees. "put back" counts the answers that put every
+a throw's case (the camera still), then a nudge of (8, 4), turns of 0.3 and 1 degree, and
+a move of (10, -5) with a turn of 2.5 degrees. "put back" counts the answers that put every
 corner of the frame within 1.5 pixels of where the motion put it. OpenCV and numpy run
 on one thread. ``--against REV`` times that git revision's ``vision.settle`` too, in
 turns with today's (one before ``camera_motion``, the thirty-third session, looks
@@ -53,8 +53,8 @@ from vision.dice import read_dice  # noqa: E402
 from vision.synth import nudged  # noqa: E402
 from vision.types import Motion  # noqa: E402
 
-MOTIONS = (("unmoved (a throw)", Motion()), ("nudged (8, 4)", Motion(8, 4)), ("turned 1 degree", Motion(0, 0, 1.0)),
-           ("moved (10, -5), turned 2.5 degrees", Motion(10, -5, 2.5)))
+MOTIONS = (("unmoved (a throw)", Motion()), ("nudged (8, 4)", Motion(8, 4)), ("turned 0.3 degree", Motion(0, 0, 0.3)),
+           ("turned 1 degree", Motion(0, 0, 1.0)), ("moved (10, -5), turned 2.5 degrees", Motion(10, -5, 2.5)))
 """The camera's motions timed, by name."""
 
 Box = tuple[float, float, float, float]

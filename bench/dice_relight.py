@@ -20,8 +20,9 @@ photo changed, for each ``--change`` (default all):
 - ``cooler white balance``: blue times 1.12, red times 0.88;
 - ``camera nudged N px`` (N 2, 4, 8, 16, 32): the picture moved N pixels right and N/2 down, as a camera on a
   table that is bumped sees it (what comes in at the edges: the picture's mirror), in the same light;
-- ``camera turned 1°``: the picture turned a degree counter-clockwise about the frame's centre (its corners
-  move 13 px); ``camera turned 2.5°, 10 px``: moved 10 px right and 5 up, then turned 2.5° clockwise.
+- ``camera turned 0.4°``, ``camera turned 1°``: the picture turned so counter-clockwise about the frame's centre
+  (its corners move 5 and 13 px); ``camera turned 2.5°, 10 px``: moved 10 px right and 5 up, then turned 2.5°
+  clockwise.
 
 Printed for each: the tables answered, and how many then took a roll (each one
 a phantom: the dice lie where they lay on the table). Then, so that no real throw is taken for a change of light,
@@ -94,6 +95,7 @@ def in_light(frame: np.ndarray, light: str) -> np.ndarray:
 
 NUDGES: dict[str, Motion] = {
     **{f"camera nudged {n} px": Motion(n, n // 2) for n in (2, 4, 8, 16, 32)},
+    "camera turned 0.4°": Motion(0, 0, 0.4),
     "camera turned 1°": Motion(0, 0, 1.0),
     "camera turned 2.5°, 10 px": Motion(10, -5, -2.5),
 }

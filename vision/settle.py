@@ -237,18 +237,7 @@ TURN_LIKENESS = 0.02
 :func:`_likest_shift`, on byler's and matteo's 208 held photos in 1280 x 720 frames: unmoved, the likeliest turn
 but none is 0.03 to 0.30 less likely than none; nudged (8, 4), at most 0.008 likelier; turned a degree, a turn of
 a degree is 0.023 to 0.28 likelier than none). The walks that make the turn finer start from the turn chosen, and
-reach 0.9 degree either way of it: a turn under a degree is found from none."""
-
-
-TURN_NEAR = 0.03
-"""When none is the likeliest of the turns tried and a turn of :data:`TURN_STEP` either way is less likely than none
-by more than this, the turn is not made finer (:func:`camera_motion`; the same likeness, the same photos:
-unmoved, 0.033 to 0.30 less likely; turned half a degree, at most 0.047 less likely, 0.018 in the median, 21 of
-the 208 so not made finer; turned 0.3 degree, 0.016 to 0.16): a frame whose camera did not turn, the usual case
-(a throw), costs no finer walks: 9.5 ms of a 1280 x 720 frame (three correlations: the likeness of none is 0.98
-or more, :class:`MotionSearch`) or 18 (all nine) against 31 to 35 (the thirty-fourth session's machine). Only those
-two turns tried would not do: a picture turned 2.5 degrees whose likeness dips a degree from none (matteo's six_9: 0.76 at -1 degree, 0.82
-at none, 0.90 at -2) was told as a shift of (27, -16)."""
+reach a degree and a sixteenth either way of it: a turn under a degree is found from none."""
 
 
 def camera_shift(before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
@@ -297,10 +286,10 @@ class MotionSearch:
     are tried nearest to none first, and no further once one is as likely as ``1 - TURN_LIKENESS``: a likeness is
     at most 1, so no turn tried after it could be chosen). Then, from there, the shift of whole pixels that
     leaves the least mean difference of their fine detail outside the dice is sought on the copies a quarter and
-    half as large and at full size (:func:`_least_difference`), the turn made finer on each (:data:`_FINER_TURNS`:
-    a half, a quarter, an eighth and a sixteenth of a degree either way, the least difference kept) unless none
-    was chosen and no turn under a step is near (:data:`TURN_NEAR`); a turn that moves no corner of the frame by
-    a pixel is none.
+    half as large and at full size (:func:`_least_difference`), the turn made finer (:data:`_FINER_TURNS`: a half, a
+    quarter and an eighth of a degree either way on the quarter-size copies, then while there is a turn an eighth
+    and a sixteenth on the larger ones, the least difference kept); a turn that moves no corner of the frame by a
+    pixel is none.
     """
 
     def __init__(self, before: np.ndarray, after: np.ndarray, hide: Sequence[tuple[float, float, float, float]] = (),
@@ -325,13 +314,13 @@ class MotionSearch:
                 break
             if self._likest(m) > self._likest(n):
                 n = m
-        finer = bool(steps) and (n != 0 or max(self._likest(-1), self._likest(1)) + TURN_LIKENESS >= self._likest(0) - TURN_NEAR)  # (a turn under a step near enough to look for)
         t, (shift, likeness) = n * TURN_STEP, self._tried[n]
         if likeness < NUDGE_LIKENESS or max(abs(shift[0]), abs(shift[1])) * 8 > reach + 8:
             return Motion()
         for k in (2, 1, 0):
             found = self._walk(k, t, (shift[0] * 2, shift[1] * 2))
-            for step in _FINER_TURNS.get(k, ()) if finer else ():  # (the turn made finer: from the eighth-size copies' step to a 16th of a degree)
+            finer = bool(steps) and (k == 2 or t != 0.0)  # (on the quarter-size copies always, then while there is a turn)
+            for step in _FINER_TURNS[k] if finer else ():  # (the turn made finer: from the eighth-size copies' step to a 16th of a degree)
                 start = (shift[0] * 2, shift[1] * 2)
                 tries = {t: found, **{t + d: self._walk(k, t + d, start) for d in (-step, step)}}
                 t = min(tries, key=lambda x: tries[x][1])
@@ -375,11 +364,18 @@ class MotionSearch:
         return self._walks[k, t, start]
 
 
-_FINER_TURNS = {2: (TURN_STEP / 2, TURN_STEP / 4), 1: (TURN_STEP / 8,), 0: (TURN_STEP / 16,)}
-"""The steps (degrees) by which :func:`camera_motion` makes its turn finer on the copies a quarter (2) and half (1) as
-large and at full size (0): on the half-size copies alone, whose shifts are two pixels of the frame apart, a turn
-an eighth of a degree off could leave the least difference (7 of matteo's 107 held tables turned 2.5 degrees and
-moved 10 px, their corners 2.4 px off)."""
+_FINER_TURNS = {2: (TURN_STEP / 2, TURN_STEP / 4, TURN_STEP / 8), 1: (TURN_STEP / 8,), 0: (TURN_STEP / 16,)}
+"""The steps (degrees) by which :class:`MotionSearch` makes its turn finer on the copies a quarter as large (2), always,
+and on those half as large (1) and at full size (0) while there is a turn: a camera turned 0.2 to 0.5 degrees is
+found from none, and an unmoved one, the usual case (a throw), costs six walks on the quarter-size copies and no
+more. On byler's and matteo's 208 held photos in 1280 x 720 frames, each with a camera's noise: turned 0.2 to 2.6
+degrees, every corner of the frame put back within 1.5 px in 1 455 of 1 456 cases (2.2 px in the other), 0.15
+degrees in 161 of 208 (1.7 px at most); unmoved, nudged and in five other lights, no turn told in 2 080. Made finer
+on the quarter-size copies only when none was far likelier than a degree either way on the eighth-size ones (a
+gate of 0.03), a half degree was not put back in 47 of 416 (up to 8.6 px off), 0.3 degree in 183 of 208; on the
+half-size copies alone, whose shifts are two pixels of the frame apart, a turn an eighth of a degree off could leave
+the least difference (7 of matteo's 107 held tables turned 2.5 degrees and moved 10 px, their corners 2.4 px off).
+docs/vision-record.md, "A bumped camera looked for once"."""
 
 
 def _turned_back(grey: np.ndarray, shown: np.ndarray, turn: float) -> tuple[np.ndarray, np.ndarray]:
@@ -688,8 +684,8 @@ FOLLOW_SECONDS = 2.0
 """How often (seconds) a settler with zones looks for a nudge of the camera while its table stays at rest, besides at
 the first frame of each period at rest: a nudge of a few pixels of a smooth table is too slight for its motion test
 (a byler tray nudged 4 px, under a hand the table's own grey: bench/dice_relight.py --zones). Each look is one
-:func:`camera_motion`, 9.5 to 18 ms for a 1280 x 720 frame when the camera did not turn, 31 to 35 when it did (a shift
-alone, :func:`camera_shift`: 7; :data:`TURN_NEAR`)."""
+:func:`camera_motion`, 9 ms for a 1280 x 720 frame when the camera did not move, 21 when it was nudged, 28 to 36 when
+it turned (bench/camera_motion.py, the thirty-fourth session)."""
 
 ZONES_MOVED = "the camera was nudged: the zones moved with the picture"
 """The reason of a :class:`Settler` (or a ``vision.tile_settle.TileSettler``) on the frame at rest where it found the

@@ -33,14 +33,14 @@ def test_each_light_changes_the_picture_as_its_name_says() -> None:
 def test_each_nudge_moves_the_picture_as_its_name_says() -> None:
     picture = np.random.default_rng(0).integers(0, 256, (90, 160, 3), np.uint8)
     nudges = ("camera nudged 2 px", "camera nudged 4 px", "camera nudged 8 px", "camera nudged 16 px", "camera nudged 32 px")
-    assert CHANGES == (*LIGHTS, *nudges, "camera turned 1°", "camera turned 2.5°, 10 px")
+    assert CHANGES == (*LIGHTS, *nudges, "camera turned 0.4°", "camera turned 1°", "camera turned 2.5°, 10 px")
     for name in nudges:
         moved, (dx, dy, turn) = changed(picture, name), NUDGES[name]
         assert dx == int(name.split()[2]) and dy == dx // 2 and turn == 0.0
         assert (moved[dy:, dx:] == picture[: 90 - dy, : 160 - dx]).all(), name
         assert (moved[dy:, dx - 1] == picture[: 90 - dy, 0]).all(), name  # (the mirror comes in at the edge)
-    assert NUDGES["camera turned 1°"] == (0, 0, 1.0) and NUDGES["camera turned 2.5°, 10 px"] == (10, -5, -2.5)
-    for name in ("camera turned 1°", "camera turned 2.5°, 10 px"):  # (turned about the frame's centre, the mirror at the edges)
+    assert NUDGES["camera turned 0.4°"] == (0, 0, 0.4) and NUDGES["camera turned 1°"] == (0, 0, 1.0) and NUDGES["camera turned 2.5°, 10 px"] == (10, -5, -2.5)
+    for name in ("camera turned 0.4°", "camera turned 1°", "camera turned 2.5°, 10 px"):  # (turned about the frame's centre, the mirror at the edges)
         m = NUDGES[name].matrix((160, 90))
         assert np.array_equal(changed(picture, name), cv2.warpAffine(picture, m, (160, 90), borderMode=cv2.BORDER_REFLECT)), name
     corner = NUDGES["camera turned 1°"].matrix((1280, 720)) @ np.array([0.0, 0.0, 1.0])

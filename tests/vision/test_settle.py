@@ -776,13 +776,28 @@ def test_camera_motion_finds_a_camera_turned_as_well_as_nudged_on_real_photos(na
 
 
 
+
+@pytest.mark.parametrize("name", ["byler-IMG_20191208_111833.jpg", "matteo-dice_42.jpg"])
+def test_camera_motion_finds_a_turn_of_under_half_a_degree(name: str) -> None:
+    """A quarter to half a degree (2 to 4 px at the corners of these photos), which the copies an eighth as large
+    hardly tell from none: the turn is made finer on the quarter-size copies all the same, and every corner is put
+    back within a pixel (with the finer walks skipped when a degree either way was far less likely than none, the
+    photos were told unturned, a shift of a pixel or two at most: 1.4 to 4.2 px off)."""
+    photo, labels = _fixture(name)
+    h, w = photo.shape[:2]
+    boxes = [tuple(d["box"]) for d in labels]
+    rng = np.random.default_rng(12)
+    for motion in (Motion(0, 0, 0.3), Motion(0, 0, -0.4), Motion(0, 0, -0.25), Motion(3, 0, 0.5)):
+        got = camera_motion(noisy(photo, CAMERA_NOISE, rng), noisy(nudged(photo, motion), CAMERA_NOISE, rng), boxes)
+        assert got.turn != 0.0 and _off(got, motion, (w, h)) <= 1.0, (motion, got)
+
 @pytest.mark.parametrize("motion", [Motion(), Motion(0, 0, 1.5), Motion(-6, 3, -2.0)])
 def test_a_motion_search_asked_for_a_shift_then_a_turn_looks_at_nothing_twice(motion: Motion, monkeypatch: pytest.MonkeyPatch) -> None:
     """The settler's way (a shift first, then a turn when the shift does not put the picture back): one
     ``MotionSearch`` gives what ``camera_shift`` and then ``camera_motion`` give, and its second answer does not
     correlate the unturned copies again nor walk a walk it walked. Unmoved, the copies are as likely as 0.98 or
-    more, so no turn beyond a step either way is tried (none could be likelier by ``TURN_LIKENESS``); turned,
-    all nine are, and the answer is the likeliest of them all, as before the search stopped early."""
+    more, so no turn is tried (none could be likelier by ``TURN_LIKENESS``); turned, all nine are, and the answer
+    is the likeliest of them all, as before the search stopped early."""
     photo, labels = _fixture("byler-IMG_20191208_111833.jpg")
     h, w = photo.shape[:2]
     boxes = [tuple(d["box"]) for d in labels]
@@ -811,7 +826,9 @@ def test_a_motion_search_asked_for_a_shift_then_a_turn_looks_at_nothing_twice(mo
     assert (len(correlated), len(walked)) == (1, 3)  # (the unturned copies an eighth as large; a walk on each larger copy)
     assert search(turn=NUDGE_TURN) == want_motion
     if motion == Motion():
-        assert correlated[0] >= 1.0 - TURN_LIKENESS and len(correlated) == 3 and len(walked) == 3  # (none, a step either way; the same walks)
+        # (none alone: no turn could be likelier by TURN_LIKENESS; the turn made finer on the quarter-size copies
+        # alone, by a half, a quarter and an eighth of a degree either way, and the other walks not walked again)
+        assert correlated[0] >= 1.0 - TURN_LIKENESS and len(correlated) == 1 and len(walked) == 3 + 6
     else:
         assert want_motion.turn != 0.0 and _off(want_motion, motion, (w, h)) <= 1.5
         assert len(correlated) == 9  # (every whole degree up to 4: none again not among them)
