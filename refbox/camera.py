@@ -255,6 +255,7 @@ class CameraWorker(threading.Thread):
         self.zones_file = zones_file  # where a calibration drawn on the control page is kept (save_zones); None: nowhere
         self._new_zones: queue.SimpleQueue[Any] = queue.SimpleQueue()  # calibrations saved, for the next picture (save_zones)
         self._zones_lock = threading.Lock()  # (a calibration saved on the control page, and zones moved with a nudged camera, one at a time)
+        self._zones_motion = (0.0, 0.0, 0.0)  # (how the zones moved in all since they were drawn: motions_in_all's dx, dy, turn)
         self.calibration = zones  # the newest calibration: the last saved, which the next picture uses (GET /api/camera/zones)
         self.dice_network = dice_network
         self.dice_confidence = dice_confidence
@@ -340,6 +341,7 @@ class CameraWorker(threading.Thread):
             used = None if zones.empty else zones
             self.calibration = used
             self.status["zones_moved"] = self.status["zones_turned"] = None
+            self._zones_motion = (0.0, 0.0, 0.0)
             self._new_zones.put(used)
         return used
 
@@ -347,10 +349,13 @@ class CameraWorker(threading.Thread):
         """When the settler the table's game reads with (``fed``: of dice or of tiles) moved its zones with the
         picture of a camera nudged (its ``zones`` are no longer the camera's; ``zones_moved`` of
         ``vision.settle.Settler`` and ``vision.tile_settle.TileSettler``): the ``other`` settler reads in them too,
-        the control page draws them (``calibration``), ``status["zones_moved"]`` adds the shift up since they were
-        drawn (and ``status["zones_turned"]`` the turn, in degrees, once the camera was turned), and ``zones_file``
+        the control page draws them (``calibration``), ``status["zones_moved"]`` says how far they moved in all since
+        they were drawn, the shifts of bumps after a turn turned with it (``vision.types.motions_in_all``), and
+        ``status["zones_turned"]`` the turn, in degrees, once the camera was turned; ``zones_file``
         keeps them (whole or not at all), so that a table restarted reads in them. Unless a calibration saved on
         the control page meanwhile replaces them at the next picture."""
+        from vision.types import Motion, motions_in_all
+
         zones, shift, turn = fed.zones, fed.zones_moved, fed.zones_turned
         if zones is self.zones or self.zones is None:
             return
@@ -363,9 +368,9 @@ class CameraWorker(threading.Thread):
                     write_whole(self.zones_file, calibration_text(zones))
                 except OSError as exc:  # (read in the zones moved all the same; a restart reads them as drawn)
                     log.error("camera: the zones moved could not be kept in %s: %s", self.zones_file, exc)
-            dx, dy = self.status["zones_moved"] or (0, 0)
-            moved = [dx + shift[0], dy + shift[1]]
-            turned = round((self.status["zones_turned"] or 0.0) + turn, 2)
+            self._zones_motion = motions_in_all(self._zones_motion, Motion(shift[0], shift[1], turn))
+            dx, dy, turned = self._zones_motion
+            moved, turned = [round(dx), round(dy)], round(turned, 2)
             log.warning("camera: nudged %+d, %+d px, turned %+.2f° (a bump?): the zones moved with the picture, %+d, %+d px, %+.2f° in all since they were drawn",
                         shift[0], shift[1], turn, *moved, turned)
             self.status["zones_moved"] = moved

@@ -343,6 +343,30 @@ def test_a_calibration_saved_while_the_camera_runs_is_used_from_the_next_picture
         table.stop()
 
 
+
+def test_the_zones_motion_in_all_is_that_of_the_bumps_one_after_another(tmp_path):
+    """A camera turned 3 degrees by one bump, then moved 30 px right by another: the zones moved with each picture
+    (the settler's ``zones``, ``zones_moved`` and ``zones_turned``), and the status says the one motion that moves
+    them so: turned 3 degrees, moved (30, 2) px, the second bump's shift along the turned frame's axes (its sum, (30,
+    0), was said before); a calibration saved then counts from nought again. Nothing runs: the worker's settlers are
+    stand-ins that have moved their zones."""
+    from types import SimpleNamespace
+
+    drawn = {"size": [1280, 720], "zones": {"kept": [[0, 0], [640, 0], [640, 720], [0, 720]]}}
+    zones = Zones.from_calibration(drawn)
+    worker = CameraWorker(lambda: None, None, zones=zones, zones_file=str(tmp_path / "zones.json"))
+    other = SimpleNamespace(zones=zones)
+    for moved, (shift, turn) in enumerate((((0, 0), 3.0), ((30, 0), 0.0)), start=1):
+        fed = SimpleNamespace(zones=Zones.from_calibration(drawn), zones_moved=shift, zones_turned=turn)  # (zones of their own: moved)
+        worker._zones_followed(fed, other)
+        assert worker.zones is fed.zones is other.zones and (tmp_path / "zones.json").is_file(), moved
+    assert worker.status["zones_moved"] == [30, 2] and worker.status["zones_turned"] == 3.0
+    worker.save_zones(drawn)
+    assert worker.status["zones_moved"] is None and worker.status["zones_turned"] is None
+    worker.zones = worker._new_zones.get_nowait()  # (as the next picture takes the calibration saved)
+    worker._zones_followed(SimpleNamespace(zones=Zones.from_calibration(drawn), zones_moved=(4, -1), zones_turned=0.0), other)
+    assert worker.status["zones_moved"] == [4, -1] and worker.status["zones_turned"] is None
+
 def started_camera(journal) -> CameraWorker:
     """The camera a Pig table with ``journal`` starts (``start_camera``, the sample photos as its source), stopped
     again at once: what it read at start from the files beside the journal."""
