@@ -51,7 +51,7 @@ from bench.dice_speed import W, H, real_frames, vision_at  # noqa: E402
 from vision import settle  # noqa: E402
 from vision.dice import read_dice  # noqa: E402
 from vision.synth import nudged  # noqa: E402
-from vision.types import Motion  # noqa: E402
+from vision.types import Motion, box_moved  # noqa: E402
 
 MOTIONS = (("unmoved (a throw)", Motion()), ("nudged (8, 4)", Motion(8, 4)), ("turned 0.3 degree", Motion(0, 0, 0.3)),
            ("turned 1 degree", Motion(0, 0, 1.0)), ("moved (10, -5), turned 2.5 degrees", Motion(10, -5, 2.5)))
@@ -96,9 +96,7 @@ def cases(frames: Sequence[np.ndarray], motion: Motion, rng: np.random.Generator
     for f in frames:
         boxes: list[Box] = [tuple(float(v) for v in r.box) for r in read_dice(f) if r.box is not None]  # type: ignore[misc]
         m = motion.matrix((W, H))
-        moved = [(float(cx) - (x1 - x0) / 2, float(cy) - (y1 - y0) / 2, float(cx) + (x1 - x0) / 2, float(cy) + (y1 - y0) / 2)
-                 for x0, y0, x1, y1 in boxes for cx, cy in [m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])]]
-        out.append((noisy(f, rng), noisy(nudged(f, motion), rng), boxes + moved))
+        out.append((noisy(f, rng), noisy(nudged(f, motion), rng), boxes + [box_moved(box, m) for box in boxes]))
     return out
 
 

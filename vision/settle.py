@@ -79,7 +79,7 @@ import cv2
 import numpy as np
 
 from .pixels import channel_max, halved
-from .types import DieReading, Motion
+from .types import DieReading, Motion, box_moved
 from .zones import Zones
 
 Reader = Callable[[np.ndarray], Sequence[DieReading]]
@@ -821,12 +821,8 @@ class _Relighting:
 
     def _from_now(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """A box of the frame now (x0, y0, x1, y1) in the pixels of the parts that show the same: put back with the
-        picture (its centre, for a turn; a die's box is about square, and a turn of a few degrees hardly changes it)."""
-        x0, y0, x1, y1 = box
-        if self._back is not None:
-            cx, cy = (self._back @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])).tolist()
-            dx, dy = cx - (x0 + x1) / 2, cy - (y0 + y1) / 2
-            x0, y0, x1, y1 = x0 + dx, y0 + dy, x1 + dx, y1 + dy
+        picture (for a turn, by its centre: :func:`~vision.types.box_moved`)."""
+        x0, y0, x1, y1 = box if self._back is None else box_moved(box, self._back)
         nx, ny = self._now_at
         return (x0 - nx, y0 - ny, x1 - nx, y1 - ny)
 

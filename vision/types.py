@@ -86,6 +86,20 @@ class Motion(NamedTuple):
         return m
 
 
+def box_moved(box: tuple[float, float, float, float], matrix: np.ndarray) -> tuple[float, float, float, float]:
+    """A box (x0, y0, x1, y1) moved by a 2 x 3 ``matrix`` (:meth:`Motion.matrix`, or its inverse to put it back) as a
+    die's box moves with the picture: its centre moved, its size kept (a die's box is about square, and a turn of a
+    few degrees hardly changes it).
+
+    >>> box_moved((10.0, 20.0, 30.0, 40.0), Motion(4, -2).matrix((100, 50)))
+    (14.0, 18.0, 34.0, 38.0)
+    """
+    x0, y0, x1, y1 = box
+    cx, cy = (matrix @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])).tolist()
+    dx, dy = cx - (x0 + x1) / 2, cy - (y0 + y1) / 2
+    return (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+
+
 def motions_in_all(first: tuple[float, float, float], then: Motion) -> tuple[float, float, float]:
     """The one motion (dx, dy, turn, as :class:`Motion`'s, the shift not rounded) that moves a picture as ``first``
     (such a motion in all so far) and ``then`` after it do: the turns add up, and the shift is ``first``'s plus

@@ -20,7 +20,7 @@ from vision.settle import (
     camera_shift, dice_relit, relit, skin_fraction, small_copy,
 )
 from vision.synth import draw_die, noisy, nudged, render_dice
-from vision.types import DieReading
+from vision.types import DieReading, box_moved
 from vision.zones import Zones
 
 FPS = 10.0
@@ -734,11 +734,7 @@ def test_a_wide_area_left_out_does_not_hold_the_picture_where_it_lay(name: str, 
 def _moved_boxes(boxes: Sequence[tuple[float, float, float, float]], motion: Motion, size: tuple[int, int]) -> list[tuple[float, float, float, float]]:
     """Boxes (x0, y0, x1, y1) of a frame of ``size`` moved with the picture by ``motion``: their centres moved, their sizes kept."""
     m = motion.matrix(size)
-    out = []
-    for x0, y0, x1, y1 in boxes:
-        cx, cy = (m @ np.array([(x0 + x1) / 2, (y0 + y1) / 2, 1.0])).tolist()
-        out.append((cx - (x1 - x0) / 2, cy - (y1 - y0) / 2, cx + (x1 - x0) / 2, cy + (y1 - y0) / 2))
-    return out
+    return [box_moved(box, m) for box in boxes]
 
 
 def _off(got: Motion, want: Motion, size: tuple[int, int]) -> float:
