@@ -318,10 +318,10 @@ class MotionSearch:
         if likeness < NUDGE_LIKENESS or max(abs(shift[0]), abs(shift[1])) * 8 > reach + 8:
             return Motion()
         for k in (2, 1, 0):
-            found = self._walk(k, t, (shift[0] * 2, shift[1] * 2))
+            start = (shift[0] * 2, shift[1] * 2)  # (the shift found on the copies half as large, at this size)
+            found = self._walk(k, t, start)
             finer = bool(steps) and (k == 2 or t != 0.0)  # (on the quarter-size copies always, then while there is a turn)
             for step in _FINER_TURNS[k] if finer else ():  # (the turn made finer: from the eighth-size copies' step to a 16th of a degree)
-                start = (shift[0] * 2, shift[1] * 2)
                 tries = {t: found, **{t + d: self._walk(k, t + d, start) for d in (-step, step)}}
                 t = min(tries, key=lambda x: tries[x][1])
                 found = tries[t]
